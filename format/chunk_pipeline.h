@@ -1,0 +1,63 @@
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "format/file_sink.h"
+#include "format/hash128.h"
+#include "format/zstd_codec.h"
+
+namespace msprof::trace {
+
+// Compresses and writes blob chunks on worker threads. The bytes handed over
+// and not yet written are bounded: submit() blocks only when that bound would
+// be passed, so the caller never waits for compression otherwise.
+class ChunkPipeline {
+ public:
+  struct Stats {
+    std::uint64_t raw_bytes = 0;
+    std::uint64_t stored_bytes = 0;
+    std::uint64_t chunks = 0;
+  };
+
+  // workers == 0 compresses on the caller's thread.
+  ChunkPipeline(FileSink& sink, unsigned workers, int level, std::uint64_t memory_bound);
+  ~ChunkPipeline();
+  ChunkPipeline(const ChunkPipeline&) = delete;
+  ChunkPipeline& operator=(const ChunkPipeline&) = delete;
+
+  void submit(const Hash128& key, std::vector<std::byte> data);
+  // Waits until every submitted chunk is in the file; rethrows a worker's error.
+  void drain();
+  Stats stats() const;
+
+ private:
+  struct Job {
+    Hash128 key;
+    std::vector<std::byte> data;
+  };
+  void run_worker();
+  void write_chunk(ZstdCompressor& compressor, const Job& job, std::vector<std::byte>& scratch);
+  void rethrow_locked();
+
+  FileSink& sink_;
+  const int level_;
+  const std::uint64_t memory_bound_;
+  mutable std::mutex mutex_;
+  std::condition_variable work_ready_;
+  std::condition_variable space_ready_;
+  std::deque<Job> queue_;
+  std::uint64_t bytes_in_flight_ = 0;
+  bool stopping_ = false;
+  std::exception_ptr error_;
+  Stats stats_;
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace msprof::trace

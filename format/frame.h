@@ -1,0 +1,85 @@
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "format/hash128.h"
+
+namespace msprof::trace {
+
+static_assert(std::endian::native == std::endian::little, "the trace layout is little-endian");
+
+// Frame types on disk. Values are fixed forever; new ones are appended.
+enum class FrameType : std::uint16_t {
+  TraceInfo = 1,
+  Context = 2,
+  Program = 3,
+  Kernel = 4,
+  Buffer = 5,
+  Queue = 6,
+  Sampler = 7,
+  Range = 8,
+  BlobManifest = 16,
+  BlobChunk = 17,
+  Index = 32,
+};
+
+bool is_known_frame_type(std::uint16_t type);
+bool is_record_frame_type(std::uint16_t type);
+std::string_view frame_type_name(std::uint16_t type);
+
+inline constexpr std::uint16_t kFrameFlagZstd = 1u << 0;
+
+// File header: magic and the container versions.
+inline constexpr std::array<char, 8> kFileMagic = {'M', 'S', 'P', 'R', 'T', 'R', 'C', '\n'};
+inline constexpr std::size_t kFileHeaderSize = 16;
+
+struct FileHeader {
+  std::uint32_t container_version = 0;
+  std::uint32_t min_reader_version = 0;
+};
+std::array<std::byte, kFileHeaderSize> encode_file_header();
+// Throws CorruptError (not a trace) or UnsupportedVersionError.
+FileHeader decode_file_header(std::span<const std::byte> bytes);
+
+// Every frame starts with this fixed, uncompressed header. The sync word and
+// the header's own checksum let a scan find frames again after damage.
+inline constexpr std::uint32_t kFrameSync = 0x314D5246;  // "FRM1"
+inline constexpr std::size_t kFrameHeaderSize = 56;
+
+struct FrameHeader {
+  std::uint16_t type = 0;
+  std::uint16_t flags = 0;
+  std::uint64_t stored_size = 0;   // payload bytes on disk
+  std::uint64_t raw_size = 0;      // payload bytes after decompression
+  std::uint64_t payload_hash = 0;  // hash64 of the stored payload
+  Hash128 key;                     // content hash for blob chunks and manifests
+
+  std::uint64_t frame_size() const { return kFrameHeaderSize + stored_size; }
+};
+std::array<std::byte, kFrameHeaderSize> encode_frame_header(const FrameHeader& header);
+// nullopt when the bytes are not a well-formed header (sync or checksum).
+std::optional<FrameHeader> decode_frame_header(std::span<const std::byte> bytes);
+
+// The trailer, last in a file that was closed: where the index frame is.
+inline constexpr std::array<char, 8> kTrailerMagic = {'M', 'S', 'P', 'R', 'I', 'D', 'X', '\n'};
+inline constexpr std::size_t kTrailerSize = 40;
+
+struct Trailer {
+  std::uint64_t index_offset = 0;
+  std::uint64_t index_frame_size = 0;
+  std::uint64_t trailer_offset = 0;
+};
+std::array<std::byte, kTrailerSize> encode_trailer(const Trailer& trailer);
+std::optional<Trailer> decode_trailer(std::span<const std::byte> bytes);
+
+// Raw sizes a reader accepts; larger claims are corruption, never allocations.
+inline constexpr std::uint64_t kMaxRecordRawSize = 1ull << 30;
+inline constexpr std::uint64_t kMaxChunkSize = 64ull << 20;
+
+}  // namespace msprof::trace

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+#include "format/frame.h"
+#include "format/trace_record.h"
+
+namespace msprof::trace {
+
+// The only place that knows the FlatBuffers wire types: converts between them
+// and the types of trace_record.h. Decoding verifies the buffer first and
+// throws CorruptError for anything the verifier or the model rejects.
+
+struct EncodedRecord {
+  FrameType type;
+  std::vector<std::byte> bytes;  // a size-prefixed FlatBuffer
+};
+EncodedRecord encode_record(const Record& record);
+template <typename T>
+constexpr FrameType frame_type_of() {
+  if constexpr (std::is_same_v<T, TraceInfo>) return FrameType::TraceInfo;
+  if constexpr (std::is_same_v<T, Context>) return FrameType::Context;
+  if constexpr (std::is_same_v<T, Program>) return FrameType::Program;
+  if constexpr (std::is_same_v<T, Kernel>) return FrameType::Kernel;
+  if constexpr (std::is_same_v<T, Buffer>) return FrameType::Buffer;
+  if constexpr (std::is_same_v<T, Queue>) return FrameType::Queue;
+  if constexpr (std::is_same_v<T, Sampler>) return FrameType::Sampler;
+  if constexpr (std::is_same_v<T, Range>) return FrameType::Range;
+  if constexpr (std::is_same_v<T, BlobManifest>) return FrameType::BlobManifest;
+}
+Record decode_record(FrameType type, std::span<const std::byte> bytes, std::uint64_t offset);
+
+struct IndexEntry {
+  std::uint64_t offset = 0;
+  std::uint64_t frame_size = 0;
+  std::uint64_t raw_size = 0;
+  Hash128 key;
+  std::uint16_t type = 0;
+  friend bool operator==(const IndexEntry&, const IndexEntry&) = default;
+};
+std::vector<std::byte> encode_index(std::span<const IndexEntry> entries);
+std::vector<IndexEntry> decode_index(std::span<const std::byte> bytes, std::uint64_t offset);
+
+}  // namespace msprof::trace

@@ -1,0 +1,134 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "format/hash128.h"
+
+namespace msprof::trace {
+
+// Monotonic per trace, never a raw handle; 0 means "none".
+using CaptureId = std::uint64_t;
+
+struct BlobRef {
+  Hash128 hash;
+  std::uint64_t size = 0;
+  bool present() const { return size != 0 || hash != Hash128{}; }
+  friend bool operator==(const BlobRef&, const BlobRef&) = default;
+};
+
+struct DeviceInfo {
+  std::string platform_name, platform_version, device_name, vendor, driver_version,
+      device_version, device_type;
+  std::uint32_t compute_units = 0;
+  std::uint64_t global_mem_bytes = 0;
+  std::uint64_t local_mem_bytes = 0;
+  std::uint64_t global_cache_bytes = 0;
+  std::uint32_t cacheline_bytes = 0;
+  std::uint32_t max_clock_mhz = 0;
+  std::uint64_t max_work_group_size = 0;
+  std::uint32_t address_bits = 0;
+  friend bool operator==(const DeviceInfo&, const DeviceInfo&) = default;
+};
+
+struct CaptureOptions {
+  std::vector<std::string> include, exclude;
+  bool final_state = true;
+  bool kill = false;
+  std::int32_t compression_level = 0;
+  std::uint64_t memory_bound = 0;
+  friend bool operator==(const CaptureOptions&, const CaptureOptions&) = default;
+};
+
+struct TraceInfo {
+  std::uint32_t schema_version = 0;
+  std::uint32_t min_reader_version = 0;
+  std::string tool_version;
+  std::uint64_t created_unix_ns = 0;
+  std::string host;
+  std::vector<std::string> command_line;
+  std::uint64_t pid = 0;
+  std::string api;  // "opencl", "cuda", ...
+  CaptureOptions options;
+  std::vector<DeviceInfo> devices;
+  friend bool operator==(const TraceInfo&, const TraceInfo&) = default;
+};
+
+struct Context {
+  CaptureId id = 0;
+  std::vector<std::uint32_t> devices;  // indices into TraceInfo::devices
+  friend bool operator==(const Context&, const Context&) = default;
+};
+
+enum class ProgramKind : std::uint8_t { Source = 0, IL = 1, Binary = 2, BuiltIn = 3 };
+
+struct ProgramBinary {
+  std::uint32_t device = 0;
+  BlobRef data;
+  friend bool operator==(const ProgramBinary&, const ProgramBinary&) = default;
+};
+
+struct Program {
+  CaptureId id = 0;
+  CaptureId context = 0;
+  ProgramKind kind = ProgramKind::Source;
+  std::vector<std::string> sources;
+  BlobRef il;
+  std::vector<ProgramBinary> given_binaries;
+  std::string build_options;
+  std::vector<ProgramBinary> built_binaries;  // what the driver built, per device
+  std::vector<std::uint32_t> devices;
+  std::string kernel_names;  // built-in kernels
+  friend bool operator==(const Program&, const Program&) = default;
+};
+
+struct KernelArgInfo {
+  std::string name, type_name;
+  std::uint32_t address_qualifier = 0;
+  std::uint32_t access_qualifier = 0;
+  std::uint64_t type_qualifier = 0;
+  friend bool operator==(const KernelArgInfo&, const KernelArgInfo&) = default;
+};
+
+struct Kernel {
+  CaptureId id = 0;
+  CaptureId program = 0;
+  std::string name;
+  std::uint32_t num_args = 0;
+  std::vector<KernelArgInfo> arg_info;  // empty when the driver keeps none
+  friend bool operator==(const Kernel&, const Kernel&) = default;
+};
+
+struct Buffer {
+  CaptureId id = 0;
+  CaptureId context = 0;
+  std::uint64_t flags = 0;
+  std::uint64_t size = 0;
+  CaptureId parent = 0;  // sub-buffers
+  std::uint64_t origin = 0;
+  std::optional<std::uint64_t> device_address;  // pointer-based APIs
+  friend bool operator==(const Buffer&, const Buffer&) = default;
+};
+
+struct Queue {
+  CaptureId id = 0;
+  CaptureId context = 0;
+  std::uint32_t device = 0;
+  std::uint64_t properties = 0;
+  bool out_of_order = false;
+  bool profiling = false;
+  friend bool operator==(const Queue&, const Queue&) = default;
+};
+
+struct Sampler {
+  CaptureId id = 0;
+  CaptureId context = 0;
+  bool normalized_coords = false;
+  std::uint32_t addressing_mode = 0;
+  std::uint32_t filter_mode = 0;
+  friend bool operator==(const Sampler&, const Sampler&) = default;
+};
+
+}  // namespace msprof::trace

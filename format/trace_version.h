@@ -1,0 +1,16 @@
+#pragma once
+
+#include <cstdint>
+
+namespace msprof::trace {
+
+// Version of the container layout (file header, frame header, trailer).
+inline constexpr std::uint32_t kContainerVersion = 1;
+// Version of the record schema this build writes and reads (schemas/trace.fbs).
+inline constexpr std::uint32_t kSchemaVersion = 1;
+// Oldest reader that can read what this build writes.
+inline constexpr std::uint32_t kMinReaderVersion = 1;
+
+inline constexpr const char* kToolVersion = "0.1.0";
+
+}  // namespace msprof::trace

@@ -1,0 +1,158 @@
+#include "format/trace_writer.h"
+
+#include <algorithm>
+
+#include "format/frame.h"
+#include "format/record_codec.h"
+#include "format/trace_error.h"
+
+namespace msprof::trace {
+namespace {
+
+// Records this small are stored raw: zstd would not pay for its frame.
+constexpr std::size_t kMinCompressedRecord = 256;
+
+}  // namespace
+
+BlobBuilder::BlobBuilder(TraceWriter& writer) : writer_(&writer) {
+  manifest_.chunk_size = writer.options_.chunk_size;
+}
+
+void BlobBuilder::append(std::span<const std::byte> data) {
+  hasher_.update(data);
+  manifest_.size += data.size();
+  const std::size_t chunk_size = writer_->options_.chunk_size;
+  while (!data.empty()) {
+    if (chunk_.capacity() < chunk_size) chunk_.reserve(chunk_size);
+    const std::size_t take = std::min(data.size(), chunk_size - chunk_.size());
+    chunk_.insert(chunk_.end(), data.begin(), data.begin() + static_cast<std::ptrdiff_t>(take));
+    data = data.subspan(take);
+    if (chunk_.size() == chunk_size) flush_chunk();
+  }
+}
+
+void BlobBuilder::flush_chunk() {
+  ChunkRef ref;
+  writer_->submit_chunk(std::move(chunk_), ref);
+  manifest_.chunks.push_back(ref);
+  chunk_ = {};
+}
+
+BlobRef BlobBuilder::finish() {
+  if (!chunk_.empty()) flush_chunk();
+  manifest_.hash = hasher_.digest();
+  const BlobRef ref{manifest_.hash, manifest_.size};
+  writer_->finish_blob(std::move(manifest_));
+  manifest_ = {};
+  return ref;
+}
+
+TraceWriter::TraceWriter(const std::filesystem::path& path, Options options)
+    : options_(options),
+      sink_(path),
+      pipeline_(sink_, options.workers, options.compression_level, options.memory_bound),
+      record_compressor_(options.compression_level) {
+  if (options_.chunk_size == 0 || options_.chunk_size > kMaxChunkSize) {
+    throw TraceError("chunk size must be between 1 byte and " + std::to_string(kMaxChunkSize >> 20) +
+                     " MiB");
+  }
+}
+
+TraceWriter::~TraceWriter() {
+  try {
+    close();
+  } catch (...) {
+    // Destructors must not throw; what was written stays readable by a scan.
+  }
+}
+
+void TraceWriter::check_open() const {
+  if (closed_) throw TraceError("trace writer used after close()");
+}
+
+void TraceWriter::submit_chunk(std::vector<std::byte> chunk, ChunkRef& ref) {
+  ref.hash = hash128(chunk);
+  ref.size = chunk.size();
+  // Submitting under the lock keeps "seen" and "queued" one step, so a
+  // flush never misses a chunk another thread has claimed. Blocking here on
+  // the memory bound holds other writers back, which is what the bound is for.
+  std::lock_guard lock(mutex_);
+  check_open();
+  stats_.blob_bytes += chunk.size();
+  if (!chunks_seen_.insert(ref.hash).second) {
+    stats_.chunks_deduplicated += 1;
+    return;
+  }
+  stats_.unique_chunk_bytes += chunk.size();
+  pipeline_.submit(ref.hash, std::move(chunk));
+}
+
+void TraceWriter::finish_blob(BlobManifest manifest) {
+  std::lock_guard lock(mutex_);
+  check_open();
+  if (!blobs_seen_.insert(manifest.hash).second) return;
+  pending_manifests_.push_back(std::move(manifest));
+}
+
+BlobRef TraceWriter::put_blob(std::span<const std::byte> data) {
+  BlobBuilder builder(*this);
+  builder.append(data);
+  return builder.finish();
+}
+
+void TraceWriter::write_record_now(const Record& record) {
+  const EncodedRecord encoded = encode_record(record);
+  FrameHeader header;
+  header.type = static_cast<std::uint16_t>(encoded.type);
+  header.raw_size = encoded.bytes.size();
+  if (const auto* manifest = std::get_if<BlobManifest>(&record)) header.key = manifest->hash;
+  std::span<const std::byte> payload = encoded.bytes;
+  std::vector<std::byte> compressed;
+  if (encoded.bytes.size() >= kMinCompressedRecord &&
+      record_compressor_.compress(encoded.bytes, compressed)) {
+    header.flags = kFrameFlagZstd;
+    payload = compressed;
+  }
+  header.stored_size = payload.size();
+  header.payload_hash = hash64(payload);
+  sink_.append_frame(header, payload);
+}
+
+void TraceWriter::flush_locked() {
+  pipeline_.drain();
+  for (const auto& manifest : pending_manifests_) write_record_now(manifest);
+  pending_manifests_.clear();
+}
+
+void TraceWriter::write(const Record& record) {
+  std::lock_guard lock(mutex_);
+  check_open();
+  if (std::holds_alternative<Range>(record) || std::holds_alternative<Program>(record)) {
+    flush_locked();
+  }
+  write_record_now(record);
+}
+
+void TraceWriter::flush() {
+  std::lock_guard lock(mutex_);
+  check_open();
+  flush_locked();
+}
+
+void TraceWriter::close() {
+  std::lock_guard lock(mutex_);
+  if (closed_) return;
+  closed_ = true;
+  flush_locked();
+  sink_.finish();
+}
+
+TraceWriter::Stats TraceWriter::stats() const {
+  std::lock_guard lock(mutex_);
+  Stats s = stats_;
+  s.stored_chunk_bytes = pipeline_.stats().stored_bytes;
+  s.file_bytes = sink_.bytes_written();
+  return s;
+}
+
+}  // namespace msprof::trace

@@ -1,0 +1,99 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <unordered_set>
+#include <vector>
+
+#include "format/chunk_pipeline.h"
+#include "format/file_sink.h"
+#include "format/trace_error.h"
+#include "format/trace_record.h"
+#include "format/zstd_codec.h"
+
+namespace msprof::trace {
+
+class TraceWriter;
+
+// Receives one blob in pieces, so a buffer of any size goes to the trace
+// with at most a chunk of it held here. Use from one thread.
+class BlobBuilder {
+ public:
+  void append(std::span<const std::byte> data);
+  BlobRef finish();
+
+ private:
+  friend class TraceWriter;
+  explicit BlobBuilder(TraceWriter& writer);
+  void flush_chunk();
+
+  TraceWriter* writer_;
+  Hasher128 hasher_;
+  std::vector<std::byte> chunk_;
+  BlobManifest manifest_;
+};
+
+// Writes a trace file: metadata records and content-addressed blobs.
+// Thread-safe: records and blobs may come from several threads at once.
+//
+// Ordering guarantee: a Range or Program record is written only once every
+// blob finished before it is in the file, so a trace cut short by a crash
+// never holds a record whose data is missing.
+class TraceWriter {
+ public:
+  struct Options {
+    int compression_level = 3;
+    unsigned workers = 2;
+    std::uint64_t memory_bound = 256ull << 20;  // chunk bytes in flight
+    std::uint64_t chunk_size = 4ull << 20;
+  };
+  struct Stats {
+    std::uint64_t blob_bytes = 0;       // as referenced, before dedup
+    std::uint64_t unique_chunk_bytes = 0;
+    std::uint64_t stored_chunk_bytes = 0;
+    std::uint64_t chunks_deduplicated = 0;
+    std::uint64_t file_bytes = 0;
+  };
+
+  TraceWriter(const std::filesystem::path& path, Options options);
+  explicit TraceWriter(const std::filesystem::path& path) : TraceWriter(path, Options{}) {}
+  // Closes the trace when close() was not called; errors are dropped here, so
+  // call close() to see them.
+  ~TraceWriter();
+  TraceWriter(const TraceWriter&) = delete;
+  TraceWriter& operator=(const TraceWriter&) = delete;
+
+  void write(const Record& record);
+  BlobRef put_blob(std::span<const std::byte> data);
+  BlobBuilder begin_blob() { return BlobBuilder(*this); }
+  // Everything handed over so far is in the file (not necessarily on disk).
+  void flush();
+  // Writes the index and trailer. The writer is unusable afterwards.
+  void close();
+  Stats stats() const;
+
+ private:
+  friend class BlobBuilder;
+  void submit_chunk(std::vector<std::byte> chunk, ChunkRef& ref);
+  void finish_blob(BlobManifest manifest);
+  void write_record_now(const Record& record);
+  void flush_locked();
+  void check_open() const;
+
+  Options options_;
+  FileSink sink_;
+  ChunkPipeline pipeline_;
+  mutable std::mutex mutex_;
+  ZstdCompressor record_compressor_;
+  std::unordered_set<Hash128, Hash128Hasher> chunks_seen_;
+  std::unordered_set<Hash128, Hash128Hasher> blobs_seen_;
+  std::vector<BlobManifest> pending_manifests_;  // written once their chunks are
+  Stats stats_;
+  bool closed_ = false;
+};
+
+}  // namespace msprof::trace

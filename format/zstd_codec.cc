@@ -1,0 +1,44 @@
+#include "format/zstd_codec.h"
+
+#include <string>
+
+#include <zstd.h>
+
+#include "format/trace_error.h"
+
+namespace msprof::trace {
+
+ZstdCompressor::ZstdCompressor(int level) : cctx_(ZSTD_createCCtx()), level_(level) {
+  if (cctx_ == nullptr) throw TraceError("out of memory for a zstd context");
+}
+
+ZstdCompressor::~ZstdCompressor() { ZSTD_freeCCtx(cctx_); }
+
+bool ZstdCompressor::compress(std::span<const std::byte> in, std::vector<std::byte>& out) {
+  out.resize(ZSTD_compressBound(in.size()));
+  const std::size_t n = ZSTD_compressCCtx(cctx_, out.data(), out.size(), in.data(), in.size(), level_);
+  if (ZSTD_isError(n)) throw TraceError(std::string("zstd compression failed: ") + ZSTD_getErrorName(n));
+  out.resize(n);
+  return n < in.size();
+}
+
+ZstdDecompressor::ZstdDecompressor() : dctx_(ZSTD_createDCtx()) {
+  if (dctx_ == nullptr) throw TraceError("out of memory for a zstd context");
+}
+
+ZstdDecompressor::~ZstdDecompressor() { ZSTD_freeDCtx(dctx_); }
+
+void ZstdDecompressor::decompress(std::span<const std::byte> in, std::span<std::byte> out,
+                                  std::uint64_t offset) {
+  const std::size_t n = ZSTD_decompressDCtx(dctx_, out.data(), out.size(), in.data(), in.size());
+  if (ZSTD_isError(n)) {
+    throw CorruptError(std::string("frame payload does not decompress: ") + ZSTD_getErrorName(n), offset);
+  }
+  if (n != out.size()) {
+    throw CorruptError("frame payload decompresses to " + std::to_string(n) + " bytes, header says " +
+                           std::to_string(out.size()),
+                       offset);
+  }
+}
+
+}  // namespace msprof::trace

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+struct ZSTD_CCtx_s;
+struct ZSTD_DCtx_s;
+
+namespace msprof::trace {
+
+// One compression context, reused across calls; not thread-safe (one per worker).
+class ZstdCompressor {
+ public:
+  explicit ZstdCompressor(int level);
+  ~ZstdCompressor();
+  ZstdCompressor(const ZstdCompressor&) = delete;
+  ZstdCompressor& operator=(const ZstdCompressor&) = delete;
+
+  // Compresses into `out` (resized); false when compression would not shrink
+  // the data, in which case the caller stores it raw.
+  bool compress(std::span<const std::byte> in, std::vector<std::byte>& out);
+
+ private:
+  ZSTD_CCtx_s* cctx_;
+  int level_;
+};
+
+class ZstdDecompressor {
+ public:
+  ZstdDecompressor();
+  ~ZstdDecompressor();
+  ZstdDecompressor(const ZstdDecompressor&) = delete;
+  ZstdDecompressor& operator=(const ZstdDecompressor&) = delete;
+
+  // Exactly out.size() bytes must come out, else CorruptError at `offset`.
+  void decompress(std::span<const std::byte> in, std::span<std::byte> out, std::uint64_t offset);
+
+ private:
+  ZSTD_DCtx_s* dctx_;
+};
+
+}  // namespace msprof::trace
