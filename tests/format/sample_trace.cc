@@ -1,4 +1,4 @@
-#include "tests/unit/format/sample_trace.h"
+#include "tests/format/sample_trace.h"
 
 #include <random>
 

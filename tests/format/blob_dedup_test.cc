@@ -4,8 +4,8 @@
 
 #include "format/trace_reader.h"
 #include "format/trace_writer.h"
-#include "tests/unit/format/sample_trace.h"
-#include "tests/unit/temp_dir.h"
+#include "tests/format/sample_trace.h"
+#include "tests/support/temp_dir.h"
 
 using namespace msprof::trace;
 using msprof::test::TempDir;

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Installs every dependency (Debian packages, PyPI for Python packages),
+# builds with the CMake presets and installs the tools on PATH.
+# Idempotent: what is already there is not installed again, builds are
+# incremental.
+#
+#   scripts/setup.sh            release build, installed to /usr/local
+#   scripts/setup.sh --asan     also the ASan+UBSan build
+#   scripts/setup.sh --fuzz     also the libFuzzer build (clang)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want_asan=0
+want_fuzz=0
+for arg in "$@"; do
+  case "$arg" in
+    --asan) want_asan=1 ;;
+    --fuzz) want_fuzz=1 ;;
+    *) echo "setup.sh: unknown option '$arg' (use --asan or --fuzz)" >&2; exit 2 ;;
+  esac
+done
+
+debian_packages=(
+  cmake ninja-build g++ clang clang-format pkg-config
+  flatbuffers-compiler libflatbuffers-dev
+  libzstd-dev zstd libxxhash-dev libcli11-dev doctest-dev
+  ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-headers pocl-opencl-icd clinfo
+  libclblast-dev libclang-rt-14-dev
+  python3 python3-pip chromium
+)
+
+missing=()
+for p in "${debian_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# python3 on PATH must run pyopencl programs.
+if ! python3 -c "import pyopencl, numpy" 2>/dev/null; then
+  echo "setup: installing pyopencl and numpy for $(command -v python3)"
+  python3 -m pip install -q pyopencl numpy nvtx 2>/dev/null ||
+    { apt-get install -y -qq python3-pyopencl python3-numpy >/dev/null; }
+fi
+python3 -c "import nvtx" 2>/dev/null || python3 -m pip install -q nvtx 2>/dev/null || true
+
+build() {
+  local preset=$1
+  [ -f "build/$preset/build.ninja" ] || cmake --preset "$preset" >/dev/null
+  cmake --build --preset "$preset"
+}
+
+build release
+cmake --install build/release --prefix /usr/local >/dev/null
+((want_asan)) && build asan
+((want_fuzz)) && build fuzz
+echo "setup: done; msprof-record, msprof-replay and msprof-analyze are in /usr/local/bin"
