@@ -234,9 +234,9 @@ Record TraceReader::read_record(const IndexEntry& entry) const {
 }
 
 TraceInfo TraceReader::info() const {
-  for (const auto& entry : records_) {
-    if (entry.type == static_cast<std::uint16_t>(FrameType::TraceInfo)) {
-      return std::get<TraceInfo>(read_record(entry));
+  for (auto it = records_.rbegin(); it != records_.rend(); ++it) {
+    if (it->type == static_cast<std::uint16_t>(FrameType::TraceInfo)) {
+      return std::get<TraceInfo>(read_record(*it));
     }
   }
   throw CorruptError("trace has no trace-info record");

@@ -46,7 +46,8 @@ class TraceReader {
   Record read_record(const IndexEntry& entry) const;
   template <typename T>
   std::vector<T> read_all() const;
-  // The first TraceInfo record; CorruptError when the trace has none.
+  // The last TraceInfo record (a later one supersedes an earlier one, e.g.
+  // when more devices were seen); CorruptError when the trace has none.
   TraceInfo info() const;
 
   bool has_blob(const BlobRef& ref) const;

@@ -7,6 +7,7 @@
 #include "format/file_sink.h"
 #include "format/frame.h"
 #include "format/trace_reader.h"
+#include "format/trace_seal.h"
 #include "format/trace_version.h"
 #include "format/trace_writer.h"
 #include "tests/format/sample_trace.h"
@@ -222,4 +223,22 @@ TEST_CASE("frames of unknown type are skipped with one warning, with and without
     REQUIRE(reader.records().size() == 1);
     CHECK(std::get<Context>(reader.read_record(reader.records()[0])).id == 5);
   }
+}
+
+TEST_CASE("sealing a trace cut short keeps every whole frame and makes it complete") {
+  TempDir dir;
+  const auto sample = msprof::test::write_sample_trace(dir / "t.fb");
+  const auto bytes = slurp(dir / "t.fb");
+  const Pristine pristine = read_pristine(dir / "t.fb", sample);
+  const std::uint64_t cut = bytes.size() - kTrailerSize - 100;  // inside the index frame
+  spit(dir / "cut.fb", std::vector<char>(bytes.begin(), bytes.begin() + static_cast<long>(cut)));
+  const auto result = seal_trace(dir / "cut.fb");
+  CHECK_FALSE(result.was_complete);
+  CHECK(result.dropped_bytes > 0);
+  TraceReader reader(dir / "cut.fb");
+  CHECK_FALSE(reader.recovered());
+  CHECK(reader.records().size() == pristine.records.size());
+  for (const auto& e : reader.records()) CHECK(reader.read_record(e) == pristine.records.at(e.offset));
+  for (const auto& blob : sample.blobs) CHECK(reader.read_blob({hash128(blob), blob.size()}) == blob);
+  CHECK(seal_trace(dir / "cut.fb").was_complete);
 }
