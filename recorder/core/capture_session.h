@@ -1,0 +1,79 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "format/trace_writer.h"
+#include "recorder/core/annotation_sink.h"
+#include "recorder/core/capture_backend.h"
+#include "recorder/core/range_capture.h"
+#include "recorder/core/range_tracker.h"
+#include "recorder/core/recorder_config.h"
+#include "recorder/core/snapshot_pipeline.h"
+
+namespace msprof::record {
+
+// The recording of one process: range rules, the range being captured, the
+// trace being written. The device layer reports commands into it; mstx and
+// NVTX report ranges into it. One per process, alive until exit.
+class CaptureSession final : public AnnotationSink {
+ public:
+  // The process's session, or nullptr when it is not under msprof-record
+  // (or the trace could not be created, which is reported once).
+  static CaptureSession* get() noexcept;
+
+  void set_backend(CaptureBackend* backend);
+  std::mutex& mutex() { return mutex_; }
+  // Cheap check on every intercepted call.
+  bool capturing() const { return capturing_.load(std::memory_order_acquire); }
+  // The range being captured; lock held; nullptr when none.
+  RangeCapture* current() { return current_.get(); }
+
+  trace::CaptureId new_id() { return next_id_.fetch_add(1, std::memory_order_relaxed); }
+  SnapshotPipeline::BlobSlot snapshot(std::vector<std::byte> bytes);
+  // Lock held: the range being captured used a call that cannot be replayed.
+  void not_replayable(std::string_view call);
+  void warn(const std::string& message);
+  void add_capture_time(std::uint64_t ns) { capture_ns_.fetch_add(ns, std::memory_order_relaxed); }
+  const RecorderConfig& config() const { return config_; }
+
+  std::uint64_t range_start(std::string_view domain, std::string_view message,
+                            std::uint64_t stream) noexcept override;
+  void range_end(std::string_view domain, std::uint64_t id) noexcept override;
+  void mark(std::string_view domain, std::string_view message,
+            std::uint64_t stream) noexcept override;
+
+  // Writes what is pending and closes the trace (program exit, or --kill).
+  void shutdown() noexcept;
+
+ private:
+  explicit CaptureSession(RecorderConfig config);
+  void write_trace_info_locked();
+  void complete_range_locked(std::unique_ptr<RangeCapture> capture);
+  void write_objects_locked(const RangeCapture& capture);
+  void notify_launcher(const std::string& line);
+
+  RecorderConfig config_;
+  std::unique_ptr<trace::TraceWriter> writer_;
+  std::unique_ptr<SnapshotPipeline> pipeline_;
+  std::mutex mutex_;
+  std::atomic<bool> capturing_{false};
+  std::atomic<trace::CaptureId> next_id_{1};
+  std::atomic<std::uint64_t> capture_ns_{0};
+  RangeTracker tracker_;
+  CaptureBackend* backend_ = nullptr;
+  std::unique_ptr<RangeCapture> current_;
+  std::uint64_t current_id_ = 0;
+  std::set<trace::CaptureId> written_objects_;
+  std::size_t devices_written_ = 0;
+  bool info_written_ = false;
+  bool closed_ = false;
+};
+
+}  // namespace msprof::record

@@ -1,0 +1,29 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <set>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "format/trace_range.h"
+#include "recorder/core/snapshot_pipeline.h"
+
+namespace msprof::record {
+
+// A range while it is being captured. The blob references of its states and
+// host data arrive later from the snapshot pipeline, through the slots.
+struct RangeCapture {
+  trace::Range range;
+  std::vector<std::pair<trace::CaptureId, SnapshotPipeline::BlobSlot>> initial, final;
+  // Commands whose data (a host write, an unmap) is a blob still being written.
+  std::vector<std::pair<std::size_t, SnapshotPipeline::BlobSlot>> command_data;
+  std::set<trace::CaptureId> objects;
+  std::unordered_set<trace::CaptureId> snapshotted;  // root buffers with an initial state
+  std::size_t kernels = 0;
+
+  bool needs_initial_state(trace::CaptureId root) const { return !snapshotted.contains(root); }
+};
+
+}  // namespace msprof::record

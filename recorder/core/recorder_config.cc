@@ -1,0 +1,35 @@
+#include "recorder/core/recorder_config.h"
+
+#include <cstdlib>
+#include <string_view>
+
+namespace msprof::record {
+namespace {
+
+const char* var(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? v : nullptr;
+}
+
+}  // namespace
+
+std::optional<RecorderConfig> RecorderConfig::from_environment() {
+  const char* output = var(kOutputVar);
+  if (output == nullptr) return std::nullopt;
+  RecorderConfig c;
+  c.output = output;
+  // The launcher validated the patterns; a bad one here means "record none".
+  if (const char* v = var(kIncludeVar)) c.include = NameFilter::parse(v);
+  if (const char* v = var(kExcludeVar)) c.exclude = NameFilter::parse(v);
+  if (const char* v = var(kFinalStateVar)) c.final_state = std::string_view(v) != "off";
+  if (const char* v = var(kKillVar)) c.kill = std::string_view(v) == "on";
+  if (const char* v = var(kLevelVar)) c.compression_level = std::atoi(v);
+  if (const char* v = var(kMemoryBoundVar)) c.memory_bound = std::strtoull(v, nullptr, 10);
+  if (const char* v = var(kQuietVar)) c.quiet = std::string_view(v) == "1";
+  if (const char* v = var(kStatusFdVar)) c.status_fd = std::atoi(v);
+  if (const char* v = var(kCommandVar)) c.command_line = v;
+  if (c.memory_bound < (64ull << 20)) c.memory_bound = 64ull << 20;
+  return c;
+}
+
+}  // namespace msprof::record

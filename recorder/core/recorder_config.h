@@ -1,0 +1,40 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "recorder/core/name_filter.h"
+
+namespace msprof::record {
+
+// What msprof-record asks of the recorder inside the program, passed through
+// the environment (the launcher writes it, the layer reads it).
+struct RecorderConfig {
+  std::string output;  // the trace being written
+  NameFilter include, exclude;
+  bool final_state = true;
+  bool kill = false;
+  int compression_level = 3;
+  std::uint64_t memory_bound = 1ull << 30;  // snapshot bytes in flight
+  unsigned workers = 1;
+  bool quiet = false;
+  int status_fd = -1;  // where the launcher listens ("captured-all", stats)
+  std::string command_line;
+
+  // nullopt when the process is not under msprof-record.
+  static std::optional<RecorderConfig> from_environment();
+  // The variables that carry it (for the launcher).
+  static constexpr const char* kOutputVar = "MSPROF_RECORD_OUTPUT";
+  static constexpr const char* kIncludeVar = "MSPROF_RECORD_INCLUDE";
+  static constexpr const char* kExcludeVar = "MSPROF_RECORD_EXCLUDE";
+  static constexpr const char* kFinalStateVar = "MSPROF_RECORD_FINAL_STATE";
+  static constexpr const char* kKillVar = "MSPROF_RECORD_KILL";
+  static constexpr const char* kLevelVar = "MSPROF_RECORD_LEVEL";
+  static constexpr const char* kMemoryBoundVar = "MSPROF_RECORD_MEMORY_BOUND";
+  static constexpr const char* kQuietVar = "MSPROF_RECORD_QUIET";
+  static constexpr const char* kStatusFdVar = "MSPROF_RECORD_STATUS_FD";
+  static constexpr const char* kCommandVar = "MSPROF_RECORD_COMMAND";
+};
+
+}  // namespace msprof::record

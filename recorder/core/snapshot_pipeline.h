@@ -1,0 +1,65 @@
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "format/trace_writer.h"
+
+namespace msprof::record {
+
+// Takes snapshots off the application's threads: hashing, dedup, compression
+// and writing happen on a worker, in the order things were handed over, with
+// the bytes not yet written bounded. The application waits only for the
+// device-to-host copy, and for the bound when it is reached.
+class SnapshotPipeline {
+ public:
+  using BlobSlot = std::shared_ptr<trace::BlobRef>;  // filled in by the worker
+  using Task = std::function<void(trace::TraceWriter&)>;
+
+  SnapshotPipeline(trace::TraceWriter& writer, std::uint64_t memory_bound, bool progress);
+  ~SnapshotPipeline();
+  SnapshotPipeline(const SnapshotPipeline&) = delete;
+  SnapshotPipeline& operator=(const SnapshotPipeline&) = delete;
+
+  BlobSlot snapshot(std::vector<std::byte> bytes);
+  // Runs after every snapshot handed over before it.
+  void run(Task task);
+  // Waits until everything handed over is done.
+  void drain();
+  // The first error a task raised, if any ("" when none).
+  std::string error() const;
+  std::uint64_t bytes_captured() const;
+
+ private:
+  struct Item {
+    std::vector<std::byte> bytes;
+    BlobSlot slot;
+    Task task;
+  };
+  void run_worker();
+  void show_progress(std::uint64_t left);
+
+  trace::TraceWriter& writer_;
+  const std::uint64_t memory_bound_;
+  const bool progress_;
+  mutable std::mutex mutex_;
+  std::condition_variable work_ready_, space_ready_;
+  std::deque<Item> queue_;
+  std::uint64_t bytes_in_flight_ = 0;
+  std::uint64_t items_in_flight_ = 0;
+  std::uint64_t bytes_captured_ = 0;
+  bool stopping_ = false;
+  bool progress_shown_ = false;
+  std::string error_;
+  std::thread worker_;
+};
+
+}  // namespace msprof::record

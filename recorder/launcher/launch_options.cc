@@ -1,0 +1,94 @@
+#include "recorder/launcher/launch_options.h"
+
+#include <CLI/CLI.hpp>
+
+#include "format/trace_version.h"
+#include "recorder/core/name_filter.h"
+
+namespace msprof::record {
+
+std::uint64_t parse_size(const std::string& text) {
+  std::size_t used = 0;
+  std::uint64_t value = 0;
+  try {
+    value = std::stoull(text, &used);
+  } catch (const std::exception&) {
+    throw UsageError("size '" + text + "' is not a number; write e.g. 512M or 2G");
+  }
+  const std::string unit = text.substr(used);
+  if (unit.empty()) return value;
+  if (unit == "K" || unit == "k") return value << 10;
+  if (unit == "M" || unit == "m") return value << 20;
+  if (unit == "G" || unit == "g") return value << 30;
+  throw UsageError("size '" + text + "' has an unknown unit; use K, M or G");
+}
+
+namespace {
+
+bool on_off(const std::string& value, const char* option) {
+  if (value == "on") return true;
+  if (value == "off") return false;
+  throw UsageError(std::string(option) + " takes on or off, not '" + value + "'");
+}
+
+}  // namespace
+
+ParsedLaunch parse_launch_options(int argc, char** argv) {
+  ParsedLaunch parsed;
+  LaunchOptions& o = parsed.options;
+  CLI::App app{
+      "Runs PROGRAM and records the device work of its first execution of every mstx/NVTX range.",
+      "msprof-record"};
+  app.prefix_command();
+  app.set_version_flag("--version", std::string("msprof-record ") + trace::kToolVersion);
+  std::string kill = "off", final_state = "on", memory_bound = "1G";
+  app.add_option("-o,--output", o.output, "trace file to write (default trace.fb)");
+  app.add_flag("-f,--force", o.force, "overwrite an existing output file");
+  app.add_option(
+      "--include,--mstx-include", o.include,
+      "record only ranges whose name matches: names separated by '|', with * ? [..] wildcards");
+  app.add_option("--exclude", o.exclude, "do not record ranges whose name matches (same syntax)");
+  app.add_option("--kill", kill,
+                 "on: end the program once every --include pattern has a captured range");
+  app.add_option("--final-state", final_state,
+                 "on|off: snapshot the buffers a range touched at its end");
+  app.add_option("--compression-level", o.compression_level, "zstd level, 1 (fast) to 19 (small)")
+      ->check(CLI::Range(1, 19));
+  app.add_option("--memory-bound", memory_bound,
+                 "snapshot bytes in flight before the program waits (e.g. 1G)");
+  app.add_flag("--keep-program-caches", o.keep_program_caches,
+               "leave pyopencl's binary cache on (its programs then have no source in the trace)");
+  app.add_flag("-q,--quiet", o.quiet, "print errors only");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    parsed.exit_now = true;
+    return parsed;
+  } catch (const CLI::CallForVersion&) {
+    std::cout << "msprof-record " << trace::kToolVersion << "\n";
+    parsed.exit_now = true;
+    return parsed;
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(std::string(e.what()) + "; see msprof-record --help");
+  }
+  o.command = app.remaining();
+  if (!o.command.empty() && o.command.front() == "--") o.command.erase(o.command.begin());
+  if (o.command.empty())
+    throw UsageError("no program to run; usage: msprof-record [options] [--] PROGRAM [ARGS...]");
+  o.kill = on_off(kill, "--kill");
+  o.final_state = on_off(final_state, "--final-state");
+  o.memory_bound = parse_size(memory_bound);
+  try {
+    if (!o.include.empty()) NameFilter::parse(o.include);
+    if (!o.exclude.empty()) NameFilter::parse(o.exclude);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  if (o.kill && o.include.empty()) {
+    throw UsageError("--kill on needs --include, to know when every wanted range is captured");
+  }
+  return parsed;
+}
+
+}  // namespace msprof::record

@@ -1,0 +1,140 @@
+// msprof-record: runs a program under the recorder and finalizes its trace.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "format/trace_error.h"
+#include "format/trace_seal.h"
+#include "format/trace_writer.h"
+#include "recorder/core/recorder_config.h"
+#include "recorder/launcher/child_process.h"
+#include "recorder/launcher/launch_options.h"
+#include "recorder/launcher/record_summary.h"
+#include "recorder/launcher/tool_paths.h"
+
+namespace fs = std::filesystem;
+using namespace msprof::record;
+
+namespace {
+
+std::string prepend(const char* var, const std::string& value) {
+  const char* old = std::getenv(var);
+  return old != nullptr && *old != '\0' ? value + ":" + old : value;
+}
+
+std::map<std::string, std::string> recorder_environment(const LaunchOptions& o,
+                                                        const ToolPaths& paths,
+                                                        const fs::path& partial) {
+  std::map<std::string, std::string> env;
+  env["OPENCL_LAYERS"] = prepend("OPENCL_LAYERS", paths.layer.string());
+  env["MSTX_INJECTION_PATH"] = paths.layer.string();
+  env["NVTX_INJECTION64_PATH"] = paths.layer.string();
+  env["MSTX_LIBRARY"] = paths.mstx_library.string();
+  env["PYTHONPATH"] = prepend("PYTHONPATH", paths.python_dir.string());
+  if (!o.keep_program_caches) env["PYOPENCL_NO_CACHE"] = "1";
+  env[RecorderConfig::kOutputVar] = partial.string();
+  env[RecorderConfig::kIncludeVar] = o.include;
+  env[RecorderConfig::kExcludeVar] = o.exclude;
+  env[RecorderConfig::kKillVar] = o.kill ? "on" : "off";
+  env[RecorderConfig::kFinalStateVar] = o.final_state ? "on" : "off";
+  env[RecorderConfig::kLevelVar] = std::to_string(o.compression_level);
+  env[RecorderConfig::kMemoryBoundVar] = std::to_string(o.memory_bound);
+  env[RecorderConfig::kQuietVar] = o.quiet ? "1" : "0";
+  std::string command;
+  for (const auto& a : o.command) command += (command.empty() ? "" : "\x1f") + a;
+  env[RecorderConfig::kCommandVar] = command;
+  return env;
+}
+
+// The output must be creatable before the program runs, not after.
+void check_output(const LaunchOptions& o, const fs::path& partial) {
+  if (fs::exists(o.output) && !o.force) {
+    throw std::runtime_error(
+        o.output + " already exists; pass -f to overwrite it or -o to choose another file");
+  }
+  if (fs::is_directory(o.output))
+    throw std::runtime_error(o.output + " is a directory; pass -o FILE");
+  fs::remove(partial);  // a leftover of an earlier run that died
+  FILE* probe = std::fopen(partial.c_str(), "wx");
+  if (probe == nullptr) {
+    throw std::runtime_error("cannot write " + partial.string() + ": " + std::strerror(errno) +
+                             "; choose a writable path with -o");
+  }
+  std::fclose(probe);
+  fs::remove(partial);
+}
+
+CaptureStats parse_stats(const std::string& line) {
+  CaptureStats s;
+  std::istringstream in(line.substr(6));
+  std::string field;
+  while (in >> field) {
+    const auto eq = field.find('=');
+    if (eq == std::string::npos) continue;
+    const auto value = std::stoull(field.substr(eq + 1));
+    if (field.starts_with("capture_ns")) s.capture_ns = value;
+    if (field.starts_with("snapshot_bytes")) s.snapshot_bytes = value;
+  }
+  s.known = true;
+  return s;
+}
+
+int run(int argc, char** argv) {
+  const ParsedLaunch parsed = parse_launch_options(argc, argv);
+  if (parsed.exit_now) return 0;
+  const LaunchOptions& o = parsed.options;
+  const ToolPaths paths = find_tool_paths();
+  const fs::path partial = o.output + ".partial";
+  check_output(o, partial);
+
+  CaptureStats stats;
+  const ChildResult child = run_child(o.command, recorder_environment(o, paths, partial),
+                                      RecorderConfig::kStatusFdVar, [&](const std::string& line) {
+                                        if (line.starts_with("stats ")) stats = parse_stats(line);
+                                        return line == "captured-all";
+                                      });
+
+  if (!fs::exists(partial)) {
+    // The program made no OpenCL or mstx call: an empty, valid trace says so.
+    msprof::trace::TraceWriter empty(partial);
+    empty.close();
+  }
+  const auto sealed = msprof::trace::seal_trace(partial);
+  fs::rename(partial, o.output);
+  if (!o.quiet) {
+    if (child.ended_by_us) {
+      std::cerr
+          << "msprof-record: every included range is captured; the program was ended (--kill on)\n";
+    } else if (child.signal != 0) {
+      std::cerr << "msprof-record: the program was killed by signal " << child.signal
+                << "; the trace keeps every range completed before\n";
+    }
+    if (!sealed.was_complete) {
+      std::cerr << "msprof-record: the recording did not finish; recovered " << sealed.frames
+                << " frames into a complete trace\n";
+    }
+    print_summary(std::cerr, o.output, stats);
+  }
+  return child.exit_code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const UsageError& e) {
+    std::cerr << "msprof-record: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    const std::string what = e.what();
+    std::cerr << "msprof-record: error: " << what << "\n";
+    return what.starts_with("cannot run '") ? 127 : 1;
+  }
+}

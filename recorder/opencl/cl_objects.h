@@ -1,0 +1,87 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "format/trace_commands.h"
+#include "format/trace_objects.h"
+#include "recorder/opencl/cl_next.h"
+
+namespace msprof::record::opencl {
+
+using trace::CaptureId;
+
+struct ContextInfo {
+  CaptureId id = 0;
+  std::vector<cl_device_id> devices;
+};
+
+struct QueueInfo {
+  CaptureId id = 0;
+  cl_context context = nullptr;
+  cl_device_id device = nullptr;
+  cl_command_queue_properties asked = 0;  // what the program asked for
+};
+
+struct BufferInfo {
+  CaptureId id = 0;
+  cl_context context = nullptr;
+  cl_mem_flags flags = 0;
+  std::uint64_t size = 0;
+  cl_mem parent = nullptr;  // sub-buffers
+  std::uint64_t origin = 0;
+};
+
+struct ProgramInfo {
+  CaptureId id = 0;
+  cl_context context = nullptr;
+  trace::ProgramKind kind = trace::ProgramKind::Source;
+  std::vector<std::string> sources;
+  std::vector<std::byte> il;
+  std::vector<std::pair<cl_device_id, std::vector<std::byte>>> given_binaries;
+  std::string build_options;
+  std::string kernel_names;
+};
+
+struct KernelInfo {
+  CaptureId id = 0;
+  cl_program program = nullptr;
+  std::string name;
+  std::uint32_t num_args = 0;
+  std::vector<trace::KernelArg> args;       // current values, by index
+  std::vector<cl_mem> arg_buffers;          // handle per index, for buffer arguments
+  std::optional<std::string> unreplayable;  // an argument form we cannot replay
+};
+
+struct SamplerInfo {
+  CaptureId id = 0;
+  cl_context context = nullptr;
+  bool normalized = false;
+  std::uint32_t addressing = 0;
+  std::uint32_t filter = 0;
+};
+
+// Every object the program made, by handle, and the way back from capture
+// ids. Guarded by the session's lock.
+struct ClObjects {
+  std::unordered_map<cl_context, ContextInfo> contexts;
+  std::unordered_map<cl_command_queue, QueueInfo> queues;
+  std::unordered_map<cl_mem, BufferInfo> buffers;
+  std::unordered_set<cl_mem> images;  // images, pipes, GL objects
+  std::unordered_map<cl_program, ProgramInfo> programs;
+  std::unordered_map<cl_kernel, KernelInfo> kernels;
+  std::unordered_map<cl_sampler, SamplerInfo> samplers;
+  std::vector<cl_device_id> devices;  // index = device index in the trace
+  std::vector<trace::DeviceInfo> device_infos;
+
+  std::uint32_t device_index(cl_device_id device);
+  cl_mem root_of(cl_mem mem) const;
+};
+
+trace::DeviceInfo describe_device(cl_device_id device);
+
+}  // namespace msprof::record::opencl

@@ -1,0 +1,328 @@
+#include "recorder/opencl/cl_recorder.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "format/hash128.h"
+
+namespace msprof::record::opencl {
+namespace {
+
+std::string cl_error(const char* what, cl_int status) {
+  return std::string(what) + " failed with OpenCL error " + std::to_string(status);
+}
+
+}  // namespace
+
+ClRecorder& ClRecorder::instance() {
+  static ClRecorder* recorder = new ClRecorder();  // lives until exit, past static destructors
+  return *recorder;
+}
+
+CaptureId ClRecorder::buffer_id(cl_mem mem) const {
+  const auto it = objects_.buffers.find(mem);
+  return it == objects_.buffers.end() ? 0 : it->second.id;
+}
+
+void ClRecorder::use_queue(RangeCapture& capture, cl_command_queue queue) {
+  const auto it = objects_.queues.find(queue);
+  if (it == objects_.queues.end()) {
+    throw std::runtime_error("a command queue created before the recorder was loaded");
+  }
+  capture.objects.insert(it->second.id);
+  if (const auto c = objects_.contexts.find(it->second.context); c != objects_.contexts.end()) {
+    capture.objects.insert(c->second.id);
+  }
+  if (std::find(range_queues_.begin(), range_queues_.end(), queue) == range_queues_.end()) {
+    range_queues_.push_back(queue);
+  }
+}
+
+void ClRecorder::snapshot_root(RangeCapture& capture, cl_command_queue queue, cl_mem root,
+                               cl_uint num_wait, const cl_event* wait) {
+  const BufferInfo& info = objects_.buffers.at(root);
+  std::vector<std::byte> bytes(info.size);
+  const cl_int status = next().clEnqueueReadBuffer(queue, root, CL_TRUE, 0, info.size, bytes.data(),
+                                                   num_wait, wait, nullptr);
+  if (status != CL_SUCCESS) throw std::runtime_error(cl_error("snapshot of a buffer", status));
+  capture.snapshotted.insert(info.id);
+  capture.initial.emplace_back(info.id, CaptureSession::get()->snapshot(std::move(bytes)));
+}
+
+void ClRecorder::use_buffer(RangeCapture& capture, cl_command_queue queue, cl_mem buffer,
+                            cl_uint num_wait, const cl_event* wait) {
+  if (buffer == nullptr) return;
+  if (objects_.images.contains(buffer)) {
+    CaptureSession::get()->not_replayable("an image or pipe memory object");
+    return;
+  }
+  const auto it = objects_.buffers.find(buffer);
+  if (it == objects_.buffers.end()) {
+    throw std::runtime_error("a buffer created before the recorder was loaded");
+  }
+  capture.objects.insert(it->second.id);
+  const cl_mem root = objects_.root_of(buffer);
+  const BufferInfo& root_info = objects_.buffers.at(root);
+  capture.objects.insert(root_info.id);
+  if (capture.needs_initial_state(root_info.id))
+    snapshot_root(capture, queue, root, num_wait, wait);
+  auto last = std::find_if(touched_roots_.begin(), touched_roots_.end(),
+                           [&](const auto& p) { return p.first == root; });
+  if (last == touched_roots_.end()) {
+    touched_roots_.emplace_back(root, queue);
+  } else {
+    last->second = queue;
+  }
+}
+
+void ClRecorder::use_kernel(RangeCapture& capture, cl_command_queue queue, cl_kernel kernel,
+                            cl_uint num_wait, const cl_event* wait) {
+  const auto it = objects_.kernels.find(kernel);
+  if (it == objects_.kernels.end()) {
+    throw std::runtime_error("a kernel created before the recorder was loaded");
+  }
+  KernelInfo& info = it->second;
+  if (info.unreplayable) CaptureSession::get()->not_replayable(*info.unreplayable);
+  capture.objects.insert(info.id);
+  if (const auto p = objects_.programs.find(info.program); p != objects_.programs.end()) {
+    capture.objects.insert(p->second.id);
+  }
+  for (std::size_t i = 0; i < info.args.size(); ++i) {
+    const auto& arg = info.args[i];
+    if (arg.kind == trace::ArgKind::Buffer) {
+      use_buffer(capture, queue, info.arg_buffers[i], num_wait, wait);
+    } else if (arg.kind == trace::ArgKind::Sampler) {
+      capture.objects.insert(arg.object);
+    }
+  }
+  ++capture.kernels;
+}
+
+std::vector<CaptureId> ClRecorder::wait_ids(cl_uint num_wait, const cl_event* wait) const {
+  std::vector<CaptureId> out;
+  for (cl_uint i = 0; wait != nullptr && i < num_wait; ++i) {
+    if (const auto it = range_events_.find(wait[i]); it != range_events_.end())
+      out.push_back(it->second);
+  }
+  return out;
+}
+
+std::size_t ClRecorder::add_command(RangeCapture& capture, cl_command_queue queue, cl_uint num_wait,
+                                    const cl_event* wait, bool blocking, trace::CommandBody body) {
+  trace::Command command;
+  command.seq = capture.range.commands.size();
+  command.queue = queue != nullptr ? objects_.queues.at(queue).id : 0;
+  command.wait_events = wait_ids(num_wait, wait);
+  command.blocking = blocking;
+  command.host_time_ns = 0;
+  command.body = std::move(body);
+  capture.range.commands.push_back(std::move(command));
+  return capture.range.commands.size() - 1;
+}
+
+void ClRecorder::after_enqueue(RangeCapture& capture, std::optional<std::size_t> index,
+                               cl_int status, cl_event* app_event, cl_event own_event) {
+  const cl_event event = app_event != nullptr ? *app_event : own_event;
+  if (status != CL_SUCCESS || !index) {
+    // The program sees its own error; the failed command did nothing.
+    if (index && *index + 1 == capture.range.commands.size()) {
+      capture.range.commands.pop_back();
+      capture.command_data.erase(
+          std::remove_if(capture.command_data.begin(), capture.command_data.end(),
+                         [&](const auto& d) { return d.first == *index; }),
+          capture.command_data.end());
+    }
+    if (own_event != nullptr && status == CL_SUCCESS) next().clReleaseEvent(own_event);
+    return;
+  }
+  if (event == nullptr) return;
+  auto& command = capture.range.commands[*index];
+  if (app_event != nullptr) {
+    command.event = CaptureSession::get()->new_id();
+    range_events_[event] = command.event;
+    next().clRetainEvent(event);
+  }
+  timed_.emplace_back(command.seq, event);
+}
+
+void ClRecorder::release_range_events() {
+  for (const auto& [seq, event] : timed_) next().clReleaseEvent(event);
+  timed_.clear();
+  range_events_.clear();
+  range_queues_.clear();
+  touched_roots_.clear();
+}
+
+void ClRecorder::finish_range(RangeCapture& capture, bool final_state) {
+  for (cl_command_queue queue : range_queues_) next().clFinish(queue);
+  if (final_state) {
+    for (const auto& [root, queue] : touched_roots_) {
+      const BufferInfo& info = objects_.buffers.at(root);
+      std::vector<std::byte> bytes(info.size);
+      const cl_int status = next().clEnqueueReadBuffer(queue, root, CL_TRUE, 0, info.size,
+                                                       bytes.data(), 0, nullptr, nullptr);
+      if (status != CL_SUCCESS) {
+        CaptureSession::get()->warn(cl_error("reading the final state of a buffer", status) +
+                                    "; the range has no final state to verify against");
+        capture.final.clear();
+        break;
+      }
+      capture.final.emplace_back(info.id, CaptureSession::get()->snapshot(std::move(bytes)));
+    }
+  }
+  for (const auto& [seq, event] : timed_) {
+    trace::CommandTiming t;
+    t.command_seq = seq;
+    const bool ok =
+        next().clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_QUEUED, sizeof t.queued_ns,
+                                       &t.queued_ns, nullptr) == CL_SUCCESS &&
+        next().clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_SUBMIT, sizeof t.submit_ns,
+                                       &t.submit_ns, nullptr) == CL_SUCCESS &&
+        next().clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof t.start_ns,
+                                       &t.start_ns, nullptr) == CL_SUCCESS &&
+        next().clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof t.end_ns, &t.end_ns,
+                                       nullptr) == CL_SUCCESS;
+    if (ok) capture.range.timings.push_back(t);
+  }
+  release_range_events();
+}
+
+void ClRecorder::abandon_range(RangeCapture&) {
+  // No device calls at exit: the driver may already be gone. Event handles
+  // are left to the process's end.
+  timed_.clear();
+  range_events_.clear();
+  range_queues_.clear();
+  touched_roots_.clear();
+}
+
+CaptureBackend::DeferredRecord ClRecorder::describe_program(cl_program program,
+                                                            const ProgramInfo& info) {
+  CaptureSession& session = *CaptureSession::get();
+  trace::Program record;
+  record.id = info.id;
+  record.context =
+      objects_.contexts.contains(info.context) ? objects_.contexts.at(info.context).id : 0;
+  record.kind = info.kind;
+  record.sources = info.sources;
+  record.build_options = info.build_options;
+  record.kernel_names = info.kernel_names;
+  SnapshotPipeline::BlobSlot il;
+  if (!info.il.empty()) il = session.snapshot(info.il);
+  std::vector<std::pair<std::uint32_t, SnapshotPipeline::BlobSlot>> given, built;
+  for (const auto& [device, bytes] : info.given_binaries) {
+    given.emplace_back(objects_.device_index(device), session.snapshot(bytes));
+  }
+  cl_uint count = 0;
+  if (next().clGetProgramInfo(program, CL_PROGRAM_NUM_DEVICES, sizeof count, &count, nullptr) ==
+          CL_SUCCESS &&
+      count > 0) {
+    std::vector<cl_device_id> devices(count);
+    std::vector<std::size_t> sizes(count);
+    next().clGetProgramInfo(program, CL_PROGRAM_DEVICES, sizeof(cl_device_id) * count,
+                            devices.data(), nullptr);
+    if (next().clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof(std::size_t) * count,
+                                sizes.data(), nullptr) == CL_SUCCESS) {
+      std::vector<std::vector<std::byte>> binaries(count);
+      std::vector<unsigned char*> pointers(count);
+      for (cl_uint i = 0; i < count; ++i) {
+        binaries[i].resize(sizes[i]);
+        pointers[i] = reinterpret_cast<unsigned char*>(binaries[i].data());
+      }
+      if (next().clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof(unsigned char*) * count,
+                                  pointers.data(), nullptr) == CL_SUCCESS) {
+        for (cl_uint i = 0; i < count; ++i) {
+          record.devices.push_back(objects_.device_index(devices[i]));
+          if (sizes[i] > 0)
+            built.emplace_back(record.devices.back(), session.snapshot(std::move(binaries[i])));
+        }
+      }
+    }
+  }
+  return [record = std::move(record), il, given, built]() mutable -> trace::Record {
+    if (il) record.il = *il;
+    for (const auto& [device, slot] : given) record.given_binaries.push_back({device, *slot});
+    for (const auto& [device, slot] : built) record.built_binaries.push_back({device, *slot});
+    return record;
+  };
+}
+
+std::optional<CaptureBackend::DeferredRecord> ClRecorder::describe(CaptureId id) {
+  const auto id_of_context = [&](cl_context c) -> CaptureId {
+    const auto it = objects_.contexts.find(c);
+    return it == objects_.contexts.end() ? 0 : it->second.id;
+  };
+  for (const auto& [handle, info] : objects_.contexts) {
+    if (info.id != id) continue;
+    trace::Context record{id, {}};
+    for (cl_device_id d : info.devices) record.devices.push_back(objects_.device_index(d));
+    return [record] { return trace::Record{record}; };
+  }
+  for (const auto& [handle, info] : objects_.queues) {
+    if (info.id != id) continue;
+    trace::Queue record{id,
+                        id_of_context(info.context),
+                        objects_.device_index(info.device),
+                        info.asked,
+                        (info.asked & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0,
+                        (info.asked & CL_QUEUE_PROFILING_ENABLE) != 0};
+    return [record] { return trace::Record{record}; };
+  }
+  for (const auto& [handle, info] : objects_.buffers) {
+    if (info.id != id) continue;
+    trace::Buffer record{id,
+                         id_of_context(info.context),
+                         info.flags,
+                         info.size,
+                         info.parent != nullptr ? buffer_id(info.parent) : 0,
+                         info.origin,
+                         std::nullopt};
+    return [record] { return trace::Record{record}; };
+  }
+  for (const auto& [handle, info] : objects_.programs) {
+    if (info.id == id) return describe_program(handle, info);
+  }
+  for (const auto& [handle, info] : objects_.kernels) {
+    if (info.id != id) continue;
+    trace::Kernel record;
+    record.id = id;
+    record.program =
+        objects_.programs.contains(info.program) ? objects_.programs.at(info.program).id : 0;
+    record.name = info.name;
+    record.num_args = info.num_args;
+    for (cl_uint i = 0; i < info.num_args; ++i) {
+      trace::KernelArgInfo a;
+      cl_kernel_arg_address_qualifier address = 0;
+      cl_kernel_arg_access_qualifier access = 0;
+      cl_kernel_arg_type_qualifier type_qualifier = 0;
+      char name[256] = {}, type[256] = {};
+      if (next().clGetKernelArgInfo(handle, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof address,
+                                    &address, nullptr) != CL_SUCCESS) {
+        record.arg_info.clear();
+        break;
+      }
+      next().clGetKernelArgInfo(handle, i, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof access, &access,
+                                nullptr);
+      next().clGetKernelArgInfo(handle, i, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof type_qualifier,
+                                &type_qualifier, nullptr);
+      next().clGetKernelArgInfo(handle, i, CL_KERNEL_ARG_NAME, sizeof name - 1, name, nullptr);
+      next().clGetKernelArgInfo(handle, i, CL_KERNEL_ARG_TYPE_NAME, sizeof type - 1, type, nullptr);
+      a.name = name;
+      a.type_name = type;
+      a.address_qualifier = address;
+      a.access_qualifier = access;
+      a.type_qualifier = type_qualifier;
+      record.arg_info.push_back(std::move(a));
+    }
+    return [record] { return trace::Record{record}; };
+  }
+  for (const auto& [handle, info] : objects_.samplers) {
+    if (info.id != id) continue;
+    trace::Sampler record{id, id_of_context(info.context), info.normalized, info.addressing,
+                          info.filter};
+    return [record] { return trace::Record{record}; };
+  }
+  return std::nullopt;
+}
+
+}  // namespace msprof::record::opencl

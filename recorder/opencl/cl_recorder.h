@@ -1,0 +1,71 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "recorder/core/capture_backend.h"
+#include "recorder/core/capture_session.h"
+#include "recorder/opencl/cl_objects.h"
+
+namespace msprof::record::opencl {
+
+// A host mapping of a buffer, kept from map to unmap.
+struct Mapping {
+  cl_mem buffer = nullptr;
+  cl_map_flags flags = 0;
+  std::uint64_t offset = 0, size = 0;
+  std::uint64_t seq = 0;  // the map command in the range, when it was there
+};
+
+// The OpenCL side of a recording: the program's objects, and what the range
+// being captured enqueues. All members are guarded by the session's lock.
+class ClRecorder final : public CaptureBackend {
+ public:
+  static ClRecorder& instance();
+
+  ClObjects& objects() { return objects_; }
+  std::unordered_map<void*, Mapping>& mappings() { return mappings_; }
+
+  // While capturing (lock held): the queue and buffers a command uses. A
+  // buffer's root is snapshotted before its first use in the range, on the
+  // command's queue, after the command's wait list.
+  void use_queue(RangeCapture& capture, cl_command_queue queue);
+  void use_buffer(RangeCapture& capture, cl_command_queue queue, cl_mem buffer, cl_uint num_wait,
+                  const cl_event* wait);
+  void use_kernel(RangeCapture& capture, cl_command_queue queue, cl_kernel kernel, cl_uint num_wait,
+                  const cl_event* wait);
+  std::vector<CaptureId> wait_ids(cl_uint num_wait, const cl_event* wait) const;
+  CaptureId buffer_id(cl_mem mem) const;
+  // Adds a command; returns its index in the range.
+  std::size_t add_command(RangeCapture& capture, cl_command_queue queue, cl_uint num_wait,
+                          const cl_event* wait, bool blocking, trace::CommandBody body);
+  // After the real call: keep the event for dependencies and timing, or
+  // drop the command when the call failed.
+  void after_enqueue(RangeCapture& capture, std::optional<std::size_t> index, cl_int status,
+                     cl_event* app_event, cl_event own_event);
+
+  void finish_range(RangeCapture& capture, bool final_state) override;
+  void abandon_range(RangeCapture& capture) override;
+  std::optional<DeferredRecord> describe(CaptureId id) override;
+  std::vector<trace::DeviceInfo> devices() override { return objects_.device_infos; }
+
+ private:
+  void snapshot_root(RangeCapture& capture, cl_command_queue queue, cl_mem root, cl_uint num_wait,
+                     const cl_event* wait);
+  void release_range_events();
+  DeferredRecord describe_program(cl_program program, const ProgramInfo& info);
+
+  ClObjects objects_;
+  std::unordered_map<void*, Mapping> mappings_;
+  std::unordered_map<cl_event, CaptureId> range_events_;
+  std::vector<std::pair<std::uint64_t, cl_event>> timed_;  // retained until the range ends
+  std::vector<cl_command_queue> range_queues_;
+  std::vector<std::pair<cl_mem, cl_command_queue>> touched_roots_;  // last queue of each root
+};
+
+}  // namespace msprof::record::opencl
