@@ -1,0 +1,133 @@
+// msprof-replay: replays the ranges of a trace on a device and measures them.
+// Thin: parse, open, pick the device, run the session, write the results.
+#include <iostream>
+#include <string>
+
+#include "format/trace_error.h"
+#include "format/trace_reader.h"
+#include "replayer/cli/cli_options.h"
+#include "replayer/core/range_selection.h"
+#include "replayer/core/replay_error.h"
+#include "replayer/core/replay_session.h"
+#include "replayer/core/result_folder.h"
+#include "replayer/core/summary_csv.h"
+#include "replayer/core/summary_json.h"
+#include "replayer/core/terminal_report.h"
+#include "replayer/core/trace_catalog.h"
+#include "replayer/opencl/opencl_device.h"
+#include "replayer/opencl/opencl_device_list.h"
+
+namespace {
+
+using namespace msprof;
+using namespace msprof::replay;
+
+constexpr int kExitError = 1;
+constexpr int kExitNothingReplayed = 2;
+constexpr int kExitVerificationFailed = 3;
+
+std::string one_line(std::string text) {
+  for (auto& ch : text) {
+    if (ch == '\n' || ch == '\r') ch = ' ';
+  }
+  return text;
+}
+
+// Format errors may carry their own advice after "; "; add ours only when not.
+std::string with_advice(const std::string& what, const std::string& advice) {
+  return what.find("; ") != std::string::npos ? what : what + "; " + advice;
+}
+
+void say(const std::string& kind, const std::string& text) {
+  std::cerr << "msprof-replay: " << kind << ": " << one_line(text) << "\n";
+}
+
+void print_devices(const std::vector<opencl::OpenClDeviceEntry>& devices) {
+  for (const auto& d : devices) {
+    const auto& desc = d.description;
+    std::cout << desc.index << "  " << desc.name << "  (" << desc.platform << ", driver "
+              << desc.driver << ", " << (desc.global_mem_bytes >> 20) << " MiB, cache "
+              << (desc.global_cache_bytes >> 10) << " KiB)\n";
+  }
+}
+
+int run(int argc, char** argv) {
+  cli::CliOptions options;
+  int exit_code = 0;
+  if (!cli::parse_command_line(argc, argv, options, exit_code)) return exit_code;
+
+  if (options.list_devices) {
+    print_devices(opencl::list_opencl_devices());
+    return 0;
+  }
+  const trace::TraceReader reader(options.trace);
+  for (const auto& warning : reader.warnings()) say("warning", warning);
+  const TraceCatalog catalog(reader);
+  if (options.list_ranges) {
+    std::cout << range_listing(catalog.ranges());
+    return 0;
+  }
+  const auto selection = select_ranges(catalog.ranges(), options.filter, options.trace);
+  const std::string api = catalog.info().api;
+  if (!api.empty() && api != "opencl") {
+    throw UsageError("the trace was recorded with the " + api +
+                     " API, and this msprof-replay has only the OpenCL backend; build it with "
+                     "the " +
+                     api + " backend");
+  }
+  const auto devices = opencl::list_opencl_devices();
+  std::string note;
+  const auto& entry = opencl::choose_device(devices, options.device, catalog.info(), note);
+  if (!note.empty()) say("note", note);
+  opencl::OpenClDevice device(entry);
+
+  ReplaySession session(reader, catalog, device, options.replay,
+                        [](const std::string& what) { say("info", what); });
+  const ReplayResult result = session.run(selection);
+  for (const auto& n : result.notes) say("note", n);
+  const auto folder = write_result_folder(result, options.output);
+
+  switch (options.format) {
+    case cli::OutputFormat::Table:
+      std::cout << terminal_table(result);
+      break;
+    case cli::OutputFormat::Csv:
+      std::cout << summary_csv(result);
+      break;
+    case cli::OutputFormat::Json:
+      std::cout << summary_json(result);
+      break;
+  }
+  say("info", "results in " + folder.string());
+  if (!result.any_replayed()) {
+    say("error", "no range could be replayed; see the reasons above (--list shows every range)");
+    return kExitNothingReplayed;
+  }
+  if (result.any_failure()) {
+    say("error", "a range failed or differs from its recorded final state; see " +
+                     (folder / "summary.json").string());
+    return kExitVerificationFailed;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const trace::UnsupportedVersionError& e) {
+    say("error", with_advice(e.what(), "use a newer msprof-replay"));
+  } catch (const trace::IoError& e) {
+    say("error", with_advice(e.what(), "check the path"));
+  } catch (const trace::TraceError& e) {
+    say("error",
+        std::string(e.what()) +
+            "; the file is damaged or not a trace (msprof-analyze info shows what is left)");
+  } catch (const msprof::replay::ReplayError& e) {
+    say("error", e.what());
+  } catch (const std::exception& e) {
+    say("error", std::string(e.what()) + "; please report this");
+  }
+  return kExitError;
+}

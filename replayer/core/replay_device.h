@@ -1,0 +1,66 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "format/trace_range.h"
+#include "format/trace_reader.h"
+#include "replayer/core/range_plan.h"
+
+namespace msprof::replay {
+
+// The device as the user and the result files see it.
+struct DeviceDescription {
+  std::uint32_t index = 0;
+  std::string name, platform, vendor, driver;
+  std::uint64_t global_mem_bytes = 0;
+  std::uint64_t global_cache_bytes = 0;  // last-level cache, as the device reports it
+  std::uint32_t compute_units = 0;
+  std::uint32_t max_clock_mhz = 0;
+};
+
+// One range set up on a device: its objects created and its initial state
+// uploaded. A pass is restore(), clear_cache() where wanted, begin_pass(),
+// one or more execute() calls, then timings().
+class LoadedRange {
+ public:
+  virtual ~LoadedRange() = default;
+
+  // How the programs were obtained: "binary", "source" or "il" (joined with
+  // ',' when the range's programs differ).
+  virtual std::string program_origin() const = 0;
+  virtual std::uint64_t restored_bytes() const = 0;
+  // Things worth telling the user (a fallback taken, a property dropped).
+  virtual std::vector<std::string> notes() const = 0;
+
+  // Puts the buffers the range writes back into their initial state.
+  virtual void restore() = 0;
+  // Evicts the range's data from the device caches; untimed.
+  virtual void clear_cache() = 0;
+  // Forgets the events of the previous pass.
+  virtual void begin_pass() = 0;
+  // Enqueues the commands in order on their queues, with their recorded
+  // dependencies (also on commands of earlier execute() calls of this pass),
+  // and waits until all of them completed.
+  virtual void execute(std::span<const trace::Command> commands) = 0;
+  // Device timestamps of the kernel launches of this pass, by seq.
+  virtual std::vector<trace::CommandTiming> timings() = 0;
+  virtual std::vector<std::byte> read_buffer(trace::CaptureId buffer) = 0;
+};
+
+// A device backend (OpenCL today). Core code sees only this.
+class ReplayDevice {
+ public:
+  virtual ~ReplayDevice() = default;
+  virtual const DeviceDescription& description() const = 0;
+  // cache_scratch_bytes: size of the buffer clear_cache() touches; 0 when
+  // the cache is not to be cleared.
+  virtual std::unique_ptr<LoadedRange> load(const RangePlan& plan, const trace::TraceInfo& info,
+                                            const trace::TraceReader& reader,
+                                            std::uint64_t cache_scratch_bytes) = 0;
+};
+
+}  // namespace msprof::replay

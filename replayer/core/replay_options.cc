@@ -1,0 +1,25 @@
+#include "replayer/core/replay_options.h"
+
+namespace msprof::replay {
+
+std::string_view replay_mode_name(ReplayMode mode) {
+  return mode == ReplayMode::Range ? "range" : "kernel";
+}
+
+std::string_view cache_control_name(CacheControl control) {
+  return control == CacheControl::All ? "all" : "none";
+}
+
+std::string_view verify_mode_name(VerifyMode mode) {
+  switch (mode) {
+    case VerifyMode::Off:
+      return "off";
+    case VerifyMode::First:
+      return "on";
+    case VerifyMode::Each:
+      return "each";
+  }
+  return "on";
+}
+
+}  // namespace msprof::replay

@@ -1,0 +1,260 @@
+#include "replayer/core/replay_session.h"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <set>
+
+#include "replayer/core/path_name.h"
+#include "replayer/core/range_plan.h"
+#include "replayer/core/replay_error.h"
+
+namespace msprof::replay {
+
+namespace {
+
+constexpr std::uint64_t kCacheScratchFactor = 3;
+constexpr std::uint64_t kFallbackCacheBytes = 64ull << 20;
+
+bool is_kernel(const trace::Command& command) {
+  return std::holds_alternative<trace::KernelLaunch>(command.body);
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+double elapsed_us(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - since)
+      .count();
+}
+
+}  // namespace
+
+ReplaySession::ReplaySession(const trace::TraceReader& reader, const TraceCatalog& catalog,
+                             ReplayDevice& device, ReplayOptions options, Progress progress)
+    : reader_(reader),
+      catalog_(catalog),
+      device_(device),
+      options_(options),
+      progress_(std::move(progress)) {
+  if (options_.mode == ReplayMode::Range && options_.warm_up == 0) {
+    options_.warm_up = 1;
+    notes_.push_back("range mode needs at least one warm-up pass; using --warm-up 1");
+  }
+  if (options_.launch_count == 0) throw UsageError("--launch-count must be at least 1");
+}
+
+std::uint64_t ReplaySession::cache_scratch_bytes(const DeviceDescription& device,
+                                                 const ReplayOptions& options) {
+  if (options.cache_control == CacheControl::None) return 0;
+  std::uint64_t cache = options.cache_bytes.value_or(device.global_cache_bytes);
+  if (cache == 0) cache = kFallbackCacheBytes;
+  std::uint64_t bytes = cache * kCacheScratchFactor;
+  if (device.global_mem_bytes != 0) bytes = std::min(bytes, device.global_mem_bytes / 4);
+  return std::max<std::uint64_t>(bytes, 4096);
+}
+
+ReplayResult ReplaySession::run(const std::vector<SelectedRange>& selection) {
+  ReplayResult result;
+  result.trace = reader_.path().string();
+  result.created = utc_now();
+  result.recorded_pid = catalog_.info().pid;
+  result.device = device_.description();
+  result.options = options_;
+  for (const auto& selected : selection) {
+    if (!selected.replayable) {
+      RangeResult skipped;
+      skipped.name = selected.range->name;
+      skipped.outcome = RangeOutcome::Skipped;
+      skipped.reason = selected.skip_reason;
+      result.ranges.push_back(std::move(skipped));
+      continue;
+    }
+    if (progress_) progress_("replaying range '" + selected.range->name + "'");
+    result.ranges.push_back(replay_range(*selected.range));
+  }
+  result.notes = notes_;
+  return result;
+}
+
+RangeResult ReplaySession::replay_range(const trace::Range& range) {
+  RangeResult result;
+  result.name = range.name;
+  expected_.clear();
+  std::unique_ptr<LoadedRange> loaded;
+  try {
+    const RangePlan plan = plan_range(range, catalog_);
+    loaded = device_.load(plan, catalog_.info(), reader_,
+                          cache_scratch_bytes(device_.description(), options_));
+  } catch (const ReplayError& e) {
+    result.outcome = RangeOutcome::Failed;
+    result.reason = e.what();
+    return result;
+  } catch (const trace::TraceError& e) {
+    result.outcome = RangeOutcome::Failed;
+    result.reason = std::string("the range's data is unreadable: ") + e.what();
+    return result;
+  }
+  result.outcome = RangeOutcome::Replayed;
+  result.program_source = loaded->program_origin();
+  result.restored_bytes = loaded->restored_bytes();
+  for (const auto& note : loaded->notes()) notes_.push_back("range '" + range.name + "': " + note);
+  fill_kernels(result, range);
+
+  const unsigned total = options_.warm_up + options_.launch_count;
+  for (unsigned pass = 0; pass < total; ++pass) {
+    double wall_us = 0;
+    try {
+      run_pass(*loaded, range, wall_us);
+    } catch (const ReplayError& e) {
+      result.outcome = RangeOutcome::Failed;
+      result.reason = e.what();
+      return result;
+    }
+    if (pass < options_.warm_up) continue;
+    const unsigned measured = pass - options_.warm_up;
+    const auto timings = loaded->timings();
+    double kernel_sum = 0;
+    for (auto& kernel : result.kernels) {
+      const auto it = std::find_if(timings.begin(), timings.end(),
+                                   [&](const auto& t) { return t.command_seq == kernel.seq; });
+      double duration = 0, queued = 0;
+      if (it != timings.end()) {
+        duration = static_cast<double>(it->end_ns - it->start_ns) / 1e3;
+        queued = it->start_ns >= it->queued_ns
+                     ? static_cast<double>(it->start_ns - it->queued_ns) / 1e3
+                     : 0;
+      }
+      kernel.pass_us.push_back(duration);
+      kernel.queued_us.push_back(queued);
+      kernel_sum += duration;
+    }
+    result.wall_pass_us.push_back(wall_us);
+    result.kernel_sum_pass_us.push_back(kernel_sum);
+    ++result.passes;
+
+    const bool check = options_.verify == VerifyMode::Each ||
+                       (options_.verify == VerifyMode::First && measured == 0);
+    if (check && result.verification.status != VerificationStatus::Differs &&
+        result.verification.status != VerificationStatus::Unavailable) {
+      try {
+        result.verification = verify(*loaded, range, measured);
+      } catch (const ReplayError& e) {
+        result.outcome = RangeOutcome::Failed;
+        result.reason = e.what();
+        return result;
+      }
+    }
+  }
+  result.wall_us = summarize(result.wall_pass_us);
+  result.kernel_sum_us = summarize(result.kernel_sum_pass_us);
+  for (auto& kernel : result.kernels) {
+    kernel.duration_us = summarize(kernel.pass_us);
+    kernel.queued_stats_us = summarize(kernel.queued_us);
+    if (kernel.duration_us.median > 0) {
+      kernel.bandwidth_gbps = static_cast<double>(kernel.bytes) / (kernel.duration_us.median * 1e3);
+    }
+    if (kernel.original_us > 0)
+      kernel.ratio_to_original = kernel.duration_us.median / kernel.original_us;
+  }
+  return result;
+}
+
+void ReplaySession::run_pass(LoadedRange& loaded, const trace::Range& range, double& wall_us) {
+  const bool clear = options_.cache_control == CacheControl::All;
+  const std::span<const trace::Command> commands(range.commands);
+  loaded.restore();
+  if (options_.mode == ReplayMode::Range) {
+    if (clear) loaded.clear_cache();
+    loaded.begin_pass();
+    const auto start = std::chrono::steady_clock::now();
+    loaded.execute(commands);
+    wall_us = elapsed_us(start);
+    return;
+  }
+  // Kernel mode: the commands still run in order, so each kernel finds the
+  // inputs it had in the range; what changes is that every kernel starts
+  // alone, with nothing in flight and a cold cache.
+  loaded.begin_pass();
+  std::size_t first = 0;
+  for (std::size_t i = 0; i <= commands.size(); ++i) {
+    if (i < commands.size() && !is_kernel(commands[i])) continue;
+    if (i > first) {
+      const auto start = std::chrono::steady_clock::now();
+      loaded.execute(commands.subspan(first, i - first));
+      wall_us += elapsed_us(start);
+    }
+    if (i == commands.size()) break;
+    if (clear) loaded.clear_cache();
+    const auto start = std::chrono::steady_clock::now();
+    loaded.execute(commands.subspan(i, 1));
+    wall_us += elapsed_us(start);
+    first = i + 1;
+  }
+}
+
+Verification ReplaySession::verify(LoadedRange& loaded, const trace::Range& range, unsigned pass) {
+  Verification v;
+  v.pass = pass;
+  if (range.final_state.empty()) {
+    v.status = VerificationStatus::Unavailable;
+    return v;
+  }
+  v.status = VerificationStatus::BitExact;
+  for (const auto& state : range.final_state) {
+    auto it = expected_.find(state.buffer);
+    if (it == expected_.end()) {
+      try {
+        it = expected_.emplace(state.buffer, reader_.read_blob(state.blob)).first;
+      } catch (const trace::TraceError& e) {
+        throw PlanError("final state of buffer " + std::to_string(state.buffer) +
+                        " is unreadable: " + e.what() + "; replay with --verify off");
+      }
+    }
+    const auto actual = loaded.read_buffer(state.buffer);
+    v.buffers.push_back(compare_buffer(state.buffer, it->second, actual));
+    if (!v.buffers.back().equal) v.status = VerificationStatus::Differs;
+  }
+  return v;
+}
+
+void ReplaySession::fill_kernels(RangeResult& result, const trace::Range& range) {
+  unsigned launch = 0;
+  for (const auto& command : range.commands) {
+    const auto* body = std::get_if<trace::KernelLaunch>(&command.body);
+    if (body == nullptr) continue;
+    KernelResult k;
+    k.launch = launch++;
+    k.seq = command.seq;
+    k.name = catalog_.kernel(body->kernel).name;
+    k.folder = sanitize_path_component(k.name) + "_" + std::to_string(next_folder_++);
+    k.global_size = body->global_size;
+    k.local_size = body->local_size;
+    if (!k.local_size.empty() && k.local_size.size() == k.global_size.size()) {
+      k.work_groups = 1;
+      for (std::size_t d = 0; d < k.global_size.size(); ++d) {
+        const auto local = std::max<std::uint64_t>(k.local_size[d], 1);
+        k.work_groups *= (k.global_size[d] + local - 1) / local;
+      }
+    }
+    std::set<trace::CaptureId> seen;
+    for (const auto& arg : body->args) {
+      if (arg.kind != trace::ArgKind::Buffer || !seen.insert(arg.object).second) continue;
+      k.bytes += catalog_.buffer(arg.object).size;
+    }
+    for (const auto& timing : range.timings) {
+      if (timing.command_seq == command.seq && timing.end_ns > timing.start_ns) {
+        k.original_us = static_cast<double>(timing.end_ns - timing.start_ns) / 1e3;
+      }
+    }
+    result.kernels.push_back(std::move(k));
+  }
+}
+
+}  // namespace msprof::replay

@@ -1,0 +1,49 @@
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "format/trace_reader.h"
+#include "replayer/core/range_selection.h"
+#include "replayer/core/replay_device.h"
+#include "replayer/core/replay_options.h"
+#include "replayer/core/replay_result.h"
+#include "replayer/core/trace_catalog.h"
+
+namespace msprof::replay {
+
+// Replays the selected ranges of one trace on one device, pass by pass, and
+// gathers the measurements. Device-neutral: the device does the work.
+class ReplaySession {
+ public:
+  using Progress = std::function<void(const std::string&)>;
+
+  ReplaySession(const trace::TraceReader& reader, const TraceCatalog& catalog, ReplayDevice& device,
+                ReplayOptions options, Progress progress = {});
+
+  ReplayResult run(const std::vector<SelectedRange>& selection);
+
+  // Bytes of the buffer clear_cache() touches: several times the last-level
+  // cache, at most a quarter of the device memory.
+  static std::uint64_t cache_scratch_bytes(const DeviceDescription& device,
+                                           const ReplayOptions& options);
+
+ private:
+  RangeResult replay_range(const trace::Range& range);
+  void run_pass(LoadedRange& loaded, const trace::Range& range, double& wall_us);
+  Verification verify(LoadedRange& loaded, const trace::Range& range, unsigned pass);
+  void fill_kernels(RangeResult& result, const trace::Range& range);
+
+  const trace::TraceReader& reader_;
+  const TraceCatalog& catalog_;
+  ReplayDevice& device_;
+  ReplayOptions options_;
+  Progress progress_;
+  std::vector<std::string> notes_;
+  unsigned next_folder_ = 0;
+  std::map<trace::CaptureId, std::vector<std::byte>> expected_;  // final state of the current range
+};
+
+}  // namespace msprof::replay

@@ -1,0 +1,96 @@
+#include "replayer/core/summary_json.h"
+
+#include "replayer/core/json_writer.h"
+
+namespace msprof::replay {
+
+namespace {
+
+void write_stats(JsonWriter& j, std::string_view name, const Statistics& s) {
+  j.key(name).begin_object();
+  j.key("min").value(s.min).key("median").value(s.median).key("mean").value(s.mean);
+  j.key("max").value(s.max).key("stddev").value(s.stddev);
+  j.end_object();
+}
+
+void write_sizes(JsonWriter& j, std::string_view name, const std::vector<std::uint64_t>& sizes) {
+  j.key(name).begin_array();
+  for (auto s : sizes) j.value(s);
+  j.end_array();
+}
+
+void write_verification(JsonWriter& j, const Verification& v) {
+  j.key("verification").begin_object();
+  j.key("status").value(verification_status_name(v.status));
+  j.key("pass").value(v.pass);
+  j.key("buffers").begin_array();
+  for (const auto& b : v.buffers) {
+    j.begin_object();
+    j.key("buffer").value(b.buffer).key("status").value(b.equal ? "bit-exact" : "differs");
+    j.key("size").value(b.size).key("element").value(b.as_float32 ? "float32" : "byte");
+    j.key("first_index").value(b.first_index).key("differing").value(b.differing);
+    j.key("max_abs").value(b.max_abs).key("max_rel").value(b.max_rel);
+    j.end_object();
+  }
+  j.end_array();
+  j.end_object();
+}
+
+void write_kernel(JsonWriter& j, const KernelResult& k) {
+  j.begin_object();
+  j.key("launch").value(k.launch).key("seq").value(k.seq).key("name").value(k.name);
+  j.key("folder").value(k.folder);
+  write_sizes(j, "global_size", k.global_size);
+  write_sizes(j, "local_size", k.local_size);
+  j.key("work_groups").value(k.work_groups).key("bytes").value(k.bytes);
+  j.key("bandwidth_gbps").value(k.bandwidth_gbps);
+  write_stats(j, "duration_us", k.duration_us);
+  write_stats(j, "queued_us", k.queued_stats_us);
+  j.key("passes_us").begin_array();
+  for (double d : k.pass_us) j.value(d);
+  j.end_array();
+  j.key("original_us").value(k.original_us).key("ratio_to_original").value(k.ratio_to_original);
+  j.end_object();
+}
+
+}  // namespace
+
+std::string summary_json(const ReplayResult& result) {
+  JsonWriter j;
+  j.begin_object();
+  j.key("format").value("msprof-replay-result").key("version").value(1u);
+  j.key("trace").value(result.trace).key("created").value(result.created);
+  j.key("device").begin_object();
+  j.key("index").value(result.device.index).key("name").value(result.device.name);
+  j.key("platform").value(result.device.platform).key("driver").value(result.device.driver);
+  j.end_object();
+  const auto& o = result.options;
+  j.key("options").begin_object();
+  j.key("replay_mode").value(replay_mode_name(o.mode)).key("launch_count").value(o.launch_count);
+  j.key("warm_up").value(o.warm_up).key("cache_control").value(cache_control_name(o.cache_control));
+  j.key("verify").value(o.verify != VerifyMode::Off);
+  j.end_object();
+  j.key("notes").begin_array();
+  for (const auto& note : result.notes) j.value(note);
+  j.end_array();
+  j.key("ranges").begin_array();
+  for (const auto& r : result.ranges) {
+    j.begin_object();
+    j.key("name").value(r.name).key("status").value(range_outcome_name(r.outcome));
+    j.key("reason").value(r.reason).key("program_source").value(r.program_source);
+    j.key("passes").value(r.passes);
+    write_stats(j, "wall_us", r.wall_us);
+    write_stats(j, "kernel_sum_us", r.kernel_sum_us);
+    j.key("restored_bytes").value(r.restored_bytes);
+    write_verification(j, r.verification);
+    j.key("kernels").begin_array();
+    for (const auto& k : r.kernels) write_kernel(j, k);
+    j.end_array();
+    j.end_object();
+  }
+  j.end_array();
+  j.end_object();
+  return j.text() + "\n";
+}
+
+}  // namespace msprof::replay

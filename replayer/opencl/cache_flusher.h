@@ -1,0 +1,29 @@
+#pragma once
+
+#include <cstdint>
+
+#include "replayer/opencl/cl_handle.h"
+
+namespace msprof::replay::opencl {
+
+// Evicts whatever a range left in the device caches by writing and then
+// reading a scratch buffer larger than the last-level cache. Runs on its own
+// queue and waits, so its time never lands in a pass.
+class CacheFlusher {
+ public:
+  CacheFlusher(cl_context context, cl_device_id device, cl_command_queue queue,
+               std::uint64_t bytes);
+  void flush();
+  std::uint64_t bytes() const { return bytes_; }
+
+ private:
+  cl_command_queue queue_;
+  std::uint64_t bytes_;
+  ClMem scratch_;
+  ClMem sink_;
+  ClProgram program_;
+  ClKernel kernel_;
+  cl_uint pattern_ = 0x9E3779B9u;
+};
+
+}  // namespace msprof::replay::opencl

@@ -1,0 +1,493 @@
+#include "replayer/opencl/opencl_loaded_range.h"
+
+#include <algorithm>
+#include <array>
+#include <set>
+
+#include "replayer/core/replay_error.h"
+#include "replayer/opencl/cl_error.h"
+#include "replayer/opencl/opencl_device.h"
+#include "replayer/opencl/program_builder.h"
+
+namespace msprof::replay::opencl {
+
+namespace {
+
+// Replay allocates and fills every buffer itself and reads them all back to
+// verify, so host-pointer and host-access restrictions of the program go.
+constexpr cl_mem_flags kStrippedFlags = CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR |
+                                        CL_MEM_COPY_HOST_PTR | CL_MEM_HOST_WRITE_ONLY |
+                                        CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+constexpr cl_mem_flags kAccessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+// Above this share of device memory, pristine copies stay on the host.
+constexpr double kDeviceMemoryShare = 0.85;
+
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+std::array<std::size_t, 3> triple(const std::vector<std::uint64_t>& v, std::size_t fill) {
+  std::array<std::size_t, 3> out{fill, fill, fill};
+  for (std::size_t i = 0; i < std::min<std::size_t>(v.size(), 3); ++i) out[i] = v[i];
+  return out;
+}
+
+// Bytes a rectangular host region spans from its base.
+std::uint64_t host_extent(const trace::Rect& r) {
+  const auto o = triple(r.host_origin, 0), g = triple(r.region, 1);
+  const std::uint64_t row = r.host_row_pitch != 0 ? r.host_row_pitch : g[0];
+  const std::uint64_t slice = r.host_slice_pitch != 0 ? r.host_slice_pitch : row * g[1];
+  return (o[2] + g[2] - 1) * slice + (o[1] + g[1] - 1) * row + o[0] + g[0];
+}
+
+}  // namespace
+
+OpenClLoadedRange::OpenClLoadedRange(OpenClDevice& device, const RangePlan& plan,
+                                     const trace::TraceInfo& info, const trace::TraceReader& reader,
+                                     std::uint64_t cache_scratch_bytes)
+    : device_(device), range_(*plan.range), cache_scratch_bytes_(cache_scratch_bytes) {
+  create_queues(plan);
+  create_programs(plan, info, reader);
+  create_buffers(plan);
+  upload_initial_state(plan, reader);
+  keep_pristine_copies(plan, reader);
+  load_host_data(range_, reader);
+  for (const auto& c : range_.commands) {
+    if (std::holds_alternative<trace::KernelLaunch>(c.body)) kernel_seqs_.insert(c.seq);
+  }
+  if (cache_scratch_bytes_ != 0) device_.flusher(cache_scratch_bytes_);
+}
+
+OpenClLoadedRange::~OpenClLoadedRange() {
+  // Nothing may still run on buffers about to be released.
+  for (auto& [id, q] : queues_) clFinish(q.get());
+  pass_events_.clear();
+}
+
+void OpenClLoadedRange::create_queues(const RangePlan& plan) {
+  for (const auto* q : plan.queues) {
+    // Profiling is what replay measures with, whatever the program asked.
+    const cl_queue_properties wanted =
+        (q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) | CL_QUEUE_PROFILING_ENABLE;
+    const cl_queue_properties properties[] = {CL_QUEUE_PROPERTIES, wanted, 0};
+    cl_int err = CL_SUCCESS;
+    ClQueue queue(
+        clCreateCommandQueueWithProperties(device_.context(), device_.device(), properties, &err));
+    if (err == CL_INVALID_QUEUE_PROPERTIES && (wanted & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
+      // In order is a stricter schedule than out of order, so still faithful.
+      const cl_queue_properties in_order[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+      queue = ClQueue(
+          clCreateCommandQueueWithProperties(device_.context(), device_.device(), in_order, &err));
+      notes_.push_back("queue " + std::to_string(q->id) +
+                       ": out-of-order execution not supported, replayed in order");
+    }
+    cl_check(err, "clCreateCommandQueueWithProperties");
+    queues_.emplace(q->id, std::move(queue));
+  }
+}
+
+void OpenClLoadedRange::create_programs(const RangePlan& plan, const trace::TraceInfo& info,
+                                        const trace::TraceReader& reader) {
+  for (const auto* p : plan.programs) {
+    BuiltProgram built =
+        build_program(device_.context(), device_.device(), device_.description(), *p, info, reader);
+    if (!built.note.empty()) notes_.push_back(built.note);
+    origins_.emplace(p->id, built.origin);
+    programs_.emplace(p->id, std::move(built.program));
+  }
+  for (const auto* k : plan.kernels) {
+    cl_int err = CL_SUCCESS;
+    ClKernel kernel(clCreateKernel(programs_.at(k->program).get(), k->name.c_str(), &err));
+    if (err != CL_SUCCESS) {
+      throw DeviceError("kernel '" + k->name + "' is not in its rebuilt program (" +
+                        cl_error_name(err) + "); the trace's program does not match it");
+    }
+    kernels_.emplace(k->id, std::move(kernel));
+  }
+  for (const auto* s : plan.samplers) {
+    const cl_sampler_properties properties[] = {
+        CL_SAMPLER_NORMALIZED_COORDS,
+        static_cast<cl_sampler_properties>(s->normalized_coords ? CL_TRUE : CL_FALSE),
+        CL_SAMPLER_ADDRESSING_MODE,
+        s->addressing_mode,
+        CL_SAMPLER_FILTER_MODE,
+        s->filter_mode,
+        0};
+    cl_int err = CL_SUCCESS;
+    ClSampler sampler(clCreateSamplerWithProperties(device_.context(), properties, &err));
+    cl_check(err, "clCreateSamplerWithProperties");
+    samplers_.emplace(s->id, std::move(sampler));
+  }
+}
+
+void OpenClLoadedRange::create_buffers(const RangePlan& plan) {
+  for (const auto* b : plan.buffers) {
+    cl_int err = CL_SUCCESS;
+    ClMem mem;
+    if (b->parent == 0) {
+      mem = ClMem(clCreateBuffer(device_.context(), b->flags & ~kStrippedFlags,
+                                 std::max<std::uint64_t>(b->size, 1), nullptr, &err));
+      cl_check(err, "clCreateBuffer");
+      // Contents the trace does not give start as zeros, not as garbage.
+      const cl_uchar zero = 0;
+      cl_check(clEnqueueFillBuffer(device_.control_queue(), mem.get(), &zero, 1, 0,
+                                   std::max<std::uint64_t>(b->size, 1), 0, nullptr, nullptr),
+               "clEnqueueFillBuffer");
+    } else {
+      const cl_buffer_region region{b->origin, b->size};
+      mem = ClMem(clCreateSubBuffer(buffers_.at(b->parent).get(), b->flags & kAccessFlags,
+                                    CL_BUFFER_CREATE_TYPE_REGION, &region, &err));
+      cl_check(err, "clCreateSubBuffer");
+    }
+    buffers_.emplace(b->id, std::move(mem));
+    buffer_sizes_.emplace(b->id, b->size);
+  }
+  cl_check(clFinish(device_.control_queue()), "clFinish");
+}
+
+void OpenClLoadedRange::upload_initial_state(const RangePlan& plan,
+                                             const trace::TraceReader& reader) {
+  for (const auto& state : plan.range->initial_state) {
+    const auto size = buffer_sizes_.at(state.buffer);
+    if (state.blob.size != size) {
+      throw PlanError("the initial state of buffer " + std::to_string(state.buffer) + " has " +
+                      std::to_string(state.blob.size) + " bytes, the buffer " +
+                      std::to_string(size) + "; the trace is damaged");
+    }
+    std::uint64_t offset = 0;
+    const cl_mem target = mem(state.buffer);
+    reader.stream_blob(state.blob, [&](std::span<const std::byte> chunk) {
+      cl_check(clEnqueueWriteBuffer(device_.control_queue(), target, CL_TRUE, offset, chunk.size(),
+                                    chunk.data(), 0, nullptr, nullptr),
+               "clEnqueueWriteBuffer");
+      offset += chunk.size();
+    });
+  }
+}
+
+void OpenClLoadedRange::keep_pristine_copies(const RangePlan& plan,
+                                             const trace::TraceReader& reader) {
+  std::uint64_t needed = cache_scratch_bytes_;
+  for (const auto* b : plan.buffers) {
+    if (b->parent == 0) needed += b->size;
+  }
+  for (const auto& state : plan.written) needed += state.blob.size;
+  bool on_device = static_cast<double>(needed) <=
+                   kDeviceMemoryShare * static_cast<double>(device_.description().global_mem_bytes);
+  if (!on_device) notes_.push_back("device memory is short: restoring from host memory");
+  for (const auto& state : plan.written) {
+    restored_bytes_ += state.blob.size;
+    if (on_device) {
+      cl_int err = CL_SUCCESS;
+      ClMem copy(clCreateBuffer(device_.context(), CL_MEM_READ_WRITE,
+                                std::max<std::uint64_t>(state.blob.size, 1), nullptr, &err));
+      if (err == CL_SUCCESS && state.blob.size != 0) {
+        err = clEnqueueCopyBuffer(device_.control_queue(), mem(state.buffer), copy.get(), 0, 0,
+                                  state.blob.size, 0, nullptr, nullptr);
+        if (err == CL_SUCCESS) err = clFinish(device_.control_queue());
+      }
+      if (err == CL_SUCCESS) {
+        pristine_.emplace(state.buffer, std::move(copy));
+        continue;
+      }
+      on_device = false;
+      notes_.push_back("no device memory for a pristine copy (" + cl_error_name(err) +
+                       "): restoring from host memory");
+    }
+    host_pristine_.emplace(state.buffer, reader.read_blob(state.blob));
+  }
+}
+
+void OpenClLoadedRange::load_host_data(const trace::Range& range,
+                                       const trace::TraceReader& reader) {
+  for (const auto& command : range.commands) {
+    std::visit(Overloaded{
+                   [&](const trace::BufferWrite& w) {
+                     auto data = reader.read_blob(w.data);
+                     const auto need = w.rect ? host_extent(*w.rect) : w.size;
+                     if (data.size() < need) {
+                       throw PlanError("the data of write " + std::to_string(command.seq) +
+                                       " is shorter than the write; the trace is damaged");
+                     }
+                     host_data_.emplace(command.seq, std::move(data));
+                   },
+                   [&](const trace::BufferUnmap& u) {
+                     if (u.data.present())
+                       host_data_.emplace(command.seq, reader.read_blob(u.data));
+                   },
+                   [&](const trace::BufferRead& r) {
+                     host_data_.emplace(command.seq, std::vector<std::byte>(
+                                                         r.rect ? host_extent(*r.rect) : r.size));
+                   },
+                   [](const auto&) {},
+               },
+               command.body);
+  }
+}
+
+std::string OpenClLoadedRange::program_origin() const {
+  std::set<std::string> kinds;
+  for (const auto& [id, origin] : origins_) kinds.insert(origin);
+  std::string out;
+  for (const auto& k : kinds) out += (out.empty() ? "" : ",") + k;
+  return out;
+}
+
+cl_mem OpenClLoadedRange::mem(trace::CaptureId id) const {
+  const auto it = buffers_.find(id);
+  if (it == buffers_.end()) throw PlanError("buffer " + std::to_string(id) + " is not loaded");
+  return it->second.get();
+}
+
+cl_command_queue OpenClLoadedRange::queue(trace::CaptureId id) const {
+  const auto it = queues_.find(id);
+  if (it == queues_.end()) throw PlanError("queue " + std::to_string(id) + " is not loaded");
+  return it->second.get();
+}
+
+void OpenClLoadedRange::restore() {
+  const cl_command_queue q = device_.control_queue();
+  for (const auto& [id, copy] : pristine_) {
+    const auto size = buffer_sizes_.at(id);
+    if (size == 0) continue;
+    cl_check(clEnqueueCopyBuffer(q, copy.get(), mem(id), 0, 0, size, 0, nullptr, nullptr),
+             "clEnqueueCopyBuffer");
+  }
+  for (const auto& [id, bytes] : host_pristine_) {
+    if (bytes.empty()) continue;
+    cl_check(clEnqueueWriteBuffer(q, mem(id), CL_FALSE, 0, bytes.size(), bytes.data(), 0, nullptr,
+                                  nullptr),
+             "clEnqueueWriteBuffer");
+  }
+  cl_check(clFinish(q), "clFinish");
+}
+
+void OpenClLoadedRange::clear_cache() {
+  if (cache_scratch_bytes_ != 0) device_.flusher(cache_scratch_bytes_).flush();
+}
+
+void OpenClLoadedRange::begin_pass() {
+  recorded_events_.clear();
+  pass_events_.clear();
+}
+
+std::vector<cl_event> OpenClLoadedRange::wait_list(const trace::Command& command) const {
+  std::vector<cl_event> out;
+  for (auto id : command.wait_events) {
+    // Events from before the range completed before the range began.
+    const auto it = recorded_events_.find(id);
+    if (it != recorded_events_.end()) out.push_back(it->second);
+  }
+  return out;
+}
+
+void OpenClLoadedRange::execute(std::span<const trace::Command> commands) {
+  for (const auto& command : commands) {
+    if (std::holds_alternative<trace::HostWait>(command.body)) {
+      host_wait(command);
+      continue;
+    }
+    cl_event event = enqueue(command);
+    pass_events_.emplace_back(command.seq, ClEvent(event));
+    if (command.event != 0) recorded_events_[command.event] = event;
+    if (command.blocking) cl_check(clWaitForEvents(1, &event), "clWaitForEvents");
+  }
+  finish_all();
+}
+
+void OpenClLoadedRange::host_wait(const trace::Command& command) {
+  const auto& wait = std::get<trace::HostWait>(command.body);
+  std::vector<cl_event> events;
+  for (auto id : wait.events) {
+    const auto it = recorded_events_.find(id);
+    if (it != recorded_events_.end()) events.push_back(it->second);
+  }
+  if (!events.empty()) {
+    cl_check(clWaitForEvents(static_cast<cl_uint>(events.size()), events.data()),
+             "clWaitForEvents");
+  } else if (command.queue != 0) {
+    cl_check(clFinish(queue(command.queue)), "clFinish");
+  } else if (wait.events.empty()) {
+    finish_all();
+  }
+}
+
+void OpenClLoadedRange::finish_all() {
+  for (auto& [id, q] : queues_) cl_check(clFinish(q.get()), "clFinish");
+}
+
+cl_event OpenClLoadedRange::enqueue(const trace::Command& command) {
+  const cl_command_queue q = queue(command.queue);
+  const auto waits = wait_list(command);
+  const auto n = static_cast<cl_uint>(waits.size());
+  const cl_event* w = waits.empty() ? nullptr : waits.data();
+  cl_event event = nullptr;
+  std::visit(
+      Overloaded{
+          [&](const trace::KernelLaunch& k) { event = enqueue_kernel(q, k, waits); },
+          [&](const trace::BufferWrite& b) {
+            const void* data = host_data_.at(command.seq).data();
+            if (b.rect) {
+              const auto bo = triple(b.rect->buffer_origin, 0), ho = triple(b.rect->host_origin, 0),
+                         rg = triple(b.rect->region, 1);
+              cl_check(clEnqueueWriteBufferRect(q, mem(b.buffer), CL_FALSE, bo.data(), ho.data(),
+                                                rg.data(), b.rect->buffer_row_pitch,
+                                                b.rect->buffer_slice_pitch, b.rect->host_row_pitch,
+                                                b.rect->host_slice_pitch, data, n, w, &event),
+                       "clEnqueueWriteBufferRect");
+            } else {
+              cl_check(clEnqueueWriteBuffer(q, mem(b.buffer), CL_FALSE, b.offset, b.size, data, n,
+                                            w, &event),
+                       "clEnqueueWriteBuffer");
+            }
+          },
+          [&](const trace::BufferRead& b) {
+            void* data = host_data_.at(command.seq).data();
+            if (b.rect) {
+              const auto bo = triple(b.rect->buffer_origin, 0), ho = triple(b.rect->host_origin, 0),
+                         rg = triple(b.rect->region, 1);
+              cl_check(clEnqueueReadBufferRect(q, mem(b.buffer), CL_FALSE, bo.data(), ho.data(),
+                                               rg.data(), b.rect->buffer_row_pitch,
+                                               b.rect->buffer_slice_pitch, b.rect->host_row_pitch,
+                                               b.rect->host_slice_pitch, data, n, w, &event),
+                       "clEnqueueReadBufferRect");
+            } else {
+              cl_check(clEnqueueReadBuffer(q, mem(b.buffer), CL_FALSE, b.offset, b.size, data, n, w,
+                                           &event),
+                       "clEnqueueReadBuffer");
+            }
+          },
+          [&](const trace::BufferCopy& c) {
+            if (c.rect) {
+              const auto so = triple(c.rect->buffer_origin, 0),
+                         dor = triple(c.rect->host_origin, 0), rg = triple(c.rect->region, 1);
+              cl_check(clEnqueueCopyBufferRect(q, mem(c.src), mem(c.dst), so.data(), dor.data(),
+                                               rg.data(), c.rect->buffer_row_pitch,
+                                               c.rect->buffer_slice_pitch, c.rect->host_row_pitch,
+                                               c.rect->host_slice_pitch, n, w, &event),
+                       "clEnqueueCopyBufferRect");
+            } else {
+              cl_check(clEnqueueCopyBuffer(q, mem(c.src), mem(c.dst), c.src_offset, c.dst_offset,
+                                           c.size, n, w, &event),
+                       "clEnqueueCopyBuffer");
+            }
+          },
+          [&](const trace::BufferFill& f) {
+            cl_check(clEnqueueFillBuffer(q, mem(f.buffer), f.pattern.data(), f.pattern.size(),
+                                         f.offset, f.size, n, w, &event),
+                     "clEnqueueFillBuffer");
+          },
+          [&](const trace::BufferUnmap& u) {
+            // What the host left in a write mapping is a write; the mapping
+            // itself only orders, like a marker.
+            const auto it = host_data_.find(command.seq);
+            if (it != host_data_.end() && !it->second.empty()) {
+              cl_check(clEnqueueWriteBuffer(q, mem(u.buffer), CL_FALSE, u.offset,
+                                            std::min<std::uint64_t>(u.size, it->second.size()),
+                                            it->second.data(), n, w, &event),
+                       "clEnqueueWriteBuffer");
+            } else {
+              cl_check(clEnqueueMarkerWithWaitList(q, n, w, &event), "clEnqueueMarkerWithWaitList");
+            }
+          },
+          [&](const trace::BufferMap&) {
+            cl_check(clEnqueueMarkerWithWaitList(q, n, w, &event), "clEnqueueMarkerWithWaitList");
+          },
+          [&](const trace::Marker&) {
+            cl_check(clEnqueueMarkerWithWaitList(q, n, w, &event), "clEnqueueMarkerWithWaitList");
+          },
+          [&](const trace::Barrier&) {
+            cl_check(clEnqueueBarrierWithWaitList(q, n, w, &event), "clEnqueueBarrierWithWaitList");
+          },
+          [&](const trace::HostWait&) {},
+      },
+      command.body);
+  return event;
+}
+
+cl_event OpenClLoadedRange::enqueue_kernel(cl_command_queue q, const trace::KernelLaunch& launch,
+                                           const std::vector<cl_event>& waits) {
+  const auto it = kernels_.find(launch.kernel);
+  if (it == kernels_.end())
+    throw PlanError("kernel " + std::to_string(launch.kernel) + " is not loaded");
+  const cl_kernel kernel = it->second.get();
+  for (const auto& arg : launch.args) {
+    cl_int err = CL_SUCCESS;
+    switch (arg.kind) {
+      case trace::ArgKind::Buffer: {
+        if (arg.offset != 0) {
+          throw PlanError(
+              "a buffer argument with an offset is not an OpenCL argument; the trace "
+              "was recorded for another API");
+        }
+        const cl_mem m = mem(arg.object);
+        err = clSetKernelArg(kernel, arg.index, sizeof m, &m);
+        break;
+      }
+      case trace::ArgKind::Bytes:
+        err = clSetKernelArg(kernel, arg.index, arg.bytes.size(), arg.bytes.data());
+        break;
+      case trace::ArgKind::Local:
+        err = clSetKernelArg(kernel, arg.index, arg.local_size, nullptr);
+        break;
+      case trace::ArgKind::Sampler: {
+        const cl_sampler s = samplers_.at(arg.object).get();
+        err = clSetKernelArg(kernel, arg.index, sizeof s, &s);
+        break;
+      }
+      case trace::ArgKind::Null:
+        err = clSetKernelArg(kernel, arg.index, sizeof(cl_mem), nullptr);
+        break;
+      case trace::ArgKind::Unset:
+        break;
+    }
+    cl_check(err, "clSetKernelArg");
+  }
+  std::vector<std::size_t> offset(launch.global_offset.begin(), launch.global_offset.end());
+  std::vector<std::size_t> global(launch.global_size.begin(), launch.global_size.end());
+  std::vector<std::size_t> local(launch.local_size.begin(), launch.local_size.end());
+  cl_event event = nullptr;
+  cl_check(clEnqueueNDRangeKernel(
+               q, kernel, launch.work_dim, offset.empty() ? nullptr : offset.data(), global.data(),
+               local.empty() ? nullptr : local.data(), static_cast<cl_uint>(waits.size()),
+               waits.empty() ? nullptr : waits.data(), &event),
+           "clEnqueueNDRangeKernel");
+  return event;
+}
+
+std::vector<trace::CommandTiming> OpenClLoadedRange::timings() {
+  std::vector<trace::CommandTiming> out;
+  for (const auto& [seq, event] : pass_events_) {
+    if (kernel_seqs_.count(seq) == 0) continue;
+    trace::CommandTiming t;
+    t.command_seq = seq;
+    const std::pair<cl_profiling_info, std::uint64_t*> fields[] = {
+        {CL_PROFILING_COMMAND_QUEUED, &t.queued_ns},
+        {CL_PROFILING_COMMAND_SUBMIT, &t.submit_ns},
+        {CL_PROFILING_COMMAND_START, &t.start_ns},
+        {CL_PROFILING_COMMAND_END, &t.end_ns}};
+    for (const auto& [what, target] : fields) {
+      cl_ulong value = 0;
+      cl_check(clGetEventProfilingInfo(event.get(), what, sizeof value, &value, nullptr),
+               "clGetEventProfilingInfo");
+      *target = value;
+    }
+    out.push_back(t);
+  }
+  return out;
+}
+
+std::vector<std::byte> OpenClLoadedRange::read_buffer(trace::CaptureId buffer) {
+  std::vector<std::byte> out(buffer_sizes_.at(buffer));
+  if (!out.empty()) {
+    cl_check(clEnqueueReadBuffer(device_.control_queue(), mem(buffer), CL_TRUE, 0, out.size(),
+                                 out.data(), 0, nullptr, nullptr),
+             "clEnqueueReadBuffer");
+  }
+  return out;
+}
+
+}  // namespace msprof::replay::opencl

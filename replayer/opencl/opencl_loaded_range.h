@@ -1,0 +1,72 @@
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "replayer/core/replay_device.h"
+#include "replayer/opencl/cl_handle.h"
+
+namespace msprof::replay::opencl {
+
+class OpenClDevice;
+
+// One range set up on an OpenCL device: queues, programs, kernels, buffers
+// with their sub-buffers, the initial state uploaded, and a pristine copy of
+// every buffer the range writes to restore it from.
+class OpenClLoadedRange : public LoadedRange {
+ public:
+  OpenClLoadedRange(OpenClDevice& device, const RangePlan& plan, const trace::TraceInfo& info,
+                    const trace::TraceReader& reader, std::uint64_t cache_scratch_bytes);
+  ~OpenClLoadedRange() override;
+
+  std::string program_origin() const override;
+  std::uint64_t restored_bytes() const override { return restored_bytes_; }
+  std::vector<std::string> notes() const override { return notes_; }
+  void restore() override;
+  void clear_cache() override;
+  void begin_pass() override;
+  void execute(std::span<const trace::Command> commands) override;
+  std::vector<trace::CommandTiming> timings() override;
+  std::vector<std::byte> read_buffer(trace::CaptureId buffer) override;
+
+ private:
+  void create_queues(const RangePlan& plan);
+  void create_programs(const RangePlan& plan, const trace::TraceInfo& info,
+                       const trace::TraceReader& reader);
+  void create_buffers(const RangePlan& plan);
+  void upload_initial_state(const RangePlan& plan, const trace::TraceReader& reader);
+  void keep_pristine_copies(const RangePlan& plan, const trace::TraceReader& reader);
+  void load_host_data(const trace::Range& range, const trace::TraceReader& reader);
+
+  cl_mem mem(trace::CaptureId id) const;
+  cl_command_queue queue(trace::CaptureId id) const;
+  std::vector<cl_event> wait_list(const trace::Command& command) const;
+  cl_event enqueue(const trace::Command& command);
+  cl_event enqueue_kernel(cl_command_queue q, const trace::KernelLaunch& launch,
+                          const std::vector<cl_event>& waits);
+  void host_wait(const trace::Command& command);
+  void finish_all();
+
+  OpenClDevice& device_;
+  const trace::Range& range_;
+  std::uint64_t cache_scratch_bytes_;
+  std::map<trace::CaptureId, ClQueue> queues_;
+  std::map<trace::CaptureId, ClProgram> programs_;
+  std::map<trace::CaptureId, std::string> origins_;
+  std::map<trace::CaptureId, ClKernel> kernels_;
+  std::map<trace::CaptureId, ClSampler> samplers_;
+  std::map<trace::CaptureId, ClMem> buffers_;
+  std::map<trace::CaptureId, std::uint64_t> buffer_sizes_;
+  std::map<trace::CaptureId, ClMem> pristine_;                        // device-side restore
+  std::map<trace::CaptureId, std::vector<std::byte>> host_pristine_;  // when memory is short
+  std::map<std::uint64_t, std::vector<std::byte>> host_data_;         // by seq: writes, reads
+  std::vector<std::pair<std::uint64_t, ClEvent>> pass_events_;        // by seq
+  std::map<trace::CaptureId, cl_event> recorded_events_;              // capture id -> this pass
+  std::set<std::uint64_t> kernel_seqs_;
+  std::uint64_t restored_bytes_ = 0;
+  std::vector<std::string> notes_;
+};
+
+}  // namespace msprof::replay::opencl
