@@ -27,6 +27,21 @@ with tempfile.TemporaryDirectory(prefix="msprof-mstx-install-") as prefix:
     python_dir = lib / "msprof-replay" / "python"
     check((python_dir / "mstx" / "__init__.py").is_file(), "Python module installed")
 
+    # Both names open one library, hence one client per process.
+    same = run(
+        [
+            sys.executable,
+            "-c",
+            "import ctypes, sys; a, b = (ctypes.CDLL(p) for p in sys.argv[1:]); "
+            "f = lambda l: ctypes.cast(l.mstxRangeStartA, ctypes.c_void_p).value; "
+            "sys.exit(0 if f(a) == f(b) else 1)",
+            str(lib / "libms_tools_ext.so"),
+            str(lib / "libmsprof_mstx.so"),
+        ],
+        python=True,
+    )
+    check(same.returncode == 0, "both names load the same client")
+
     program = (
         "import mstx; print(mstx.library_path()); "
         "mstx.range_end(mstx.range_start('installed'))"
