@@ -1,0 +1,223 @@
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <vector>
+
+#include "format/trace_reader.h"
+#include "tests/replayer/synthetic_trace.h"
+#include "tests/support/temp_dir.h"
+
+using msprof::test::read_text;
+using msprof::test::run_command;
+using msprof::test::SyntheticOptions;
+using msprof::test::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kReplay = MSPROF_REPLAY_EXE;
+
+struct Run {
+  int status = 0;
+  std::string out, err;
+};
+
+Run replay(const std::string& args) {
+  Run r;
+  r.status = run_command(kReplay + " " + args, r.out, r.err);
+  return r;
+}
+
+std::string quoted(const fs::path& p) {
+  return "'" + p.string() + "'";
+}
+
+fs::path only_result(const fs::path& parent) {
+  std::vector<fs::path> found;
+  for (const auto& e : fs::directory_iterator(parent)) {
+    if (e.path().filename().string().rfind("OPPROF_", 0) == 0) found.push_back(e.path());
+  }
+  REQUIRE(found.size() == 1);
+  return found.front();
+}
+
+std::size_t count_lines(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+// A one-line error on stderr, in the house format, and a failure status.
+void check_one_line_error(const Run& r, const std::string& part) {
+  CHECK(r.status == 1);
+  CHECK(count_lines(r.err) == 1);
+  CHECK(r.err.rfind("msprof-replay: error: ", 0) == 0);
+  CHECK(r.err.find(part) != std::string::npos);
+  CHECK(r.err.find("; ") != std::string::npos);
+}
+
+const char* kFast = " --launch-count 3 --cache-control none";
+
+}  // namespace
+
+TEST_CASE("msprof-replay writes the table and an OPPROF folder shaped like the reference") {
+  TempDir dir;
+  msprof::test::write_synthetic_trace(dir / "t.fb");
+  const Run r = replay(quoted(dir / "t.fb") + " --include range1 --launch-count 4 " +
+                       "--cache-control all --cache-size 1M --output " + quoted(dir / "out"));
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  for (const char* kernel : {"add", "negate", "scale", "group_sum"}) {
+    CHECK(r.out.find(kernel) != std::string::npos);
+  }
+  CHECK(r.out.find("bit-exact") != std::string::npos);
+
+  const fs::path folder = only_result(dir / "out");
+  const std::string name = folder.filename().string();
+  CHECK(name.size() == std::string("OPPROF_20260101000000_000000").size());
+  for (const char* k : {"add_0", "negate_1", "scale_2", "group_sum_3", "scale_4"}) {
+    const std::string info = read_text(folder / k / "OpBasicInfo.csv");
+    CHECK(info.rfind("Op Name,Op Type,Task Duration(us),Block Dim,Mix Block Dim,Device ID,PID,"
+                     "Current Freq,Rated Freq\n",
+                     0) == 0);
+    CHECK(info.find(",4242,") != std::string::npos);  // the recorded program's PID
+    CHECK(count_lines(read_text(folder / k / "PassDurations.csv")) == 1 + 4);
+  }
+  CHECK(read_text(folder / "add_0" / "OpBasicInfo.csv").find("add,kernel,") != std::string::npos);
+  CHECK(read_text(folder / "add_0" / "OpBasicInfo.csv").find(",16,,0,4242,") != std::string::npos);
+  const std::string csv = read_text(folder / "summary.csv");
+  CHECK(count_lines(csv) == 1 + 1 + 5);
+  CHECK(csv.find("range,range1,replayed,") != std::string::npos);
+  const std::string json = read_text(folder / "summary.json");
+  CHECK(json.find("\"format\":\"msprof-replay-result\"") != std::string::npos);
+  CHECK(json.find("\"program_source\":\"source\"") != std::string::npos);
+  std::string out, err;
+  CHECK(run_command("python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); "
+                    "assert len(d[\"ranges\"][0][\"kernels\"]) == 5' " +
+                        quoted(folder / "summary.json"),
+                    out, err) == 0);
+}
+
+TEST_CASE("--format csv and json, kernel mode, every range") {
+  TempDir dir;
+  msprof::test::write_synthetic_trace(dir / "t.fb");
+  const Run csv = replay(quoted(dir / "t.fb") + kFast + " --format csv --replay-mode kernel " +
+                         "--output " + quoted(dir / "a"));
+  INFO(csv.err);
+  REQUIRE(csv.status == 0);
+  CHECK(csv.out.rfind("kind,range,status,", 0) == 0);
+  CHECK(csv.out.find("range,svm,skipped,") != std::string::npos);
+  CHECK(csv.out.find("not replayable: clEnqueueSVMMap") != std::string::npos);
+  CHECK(csv.out.find("kernel,inplace,replayed,0,0,scale,scale_5,") != std::string::npos);
+
+  const Run json =
+      replay(quoted(dir / "t.fb") + kFast + " --format json --output " + quoted(dir / "b"));
+  REQUIRE(json.status == 0);
+  CHECK(json.out == read_text(only_result(dir / "b") / "summary.json"));
+}
+
+TEST_CASE("--list prints the ranges and their statuses") {
+  TempDir dir;
+  msprof::test::write_synthetic_trace(dir / "t.fb");
+  const Run r = replay(quoted(dir / "t.fb") + " --list");
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("range1") != std::string::npos);
+  CHECK(r.out.find("ignored") != std::string::npos);
+  CHECK(r.out.find("opened inside range1") != std::string::npos);
+  CHECK(count_lines(r.out) == 1 + 5);
+}
+
+TEST_CASE("a wrong final state fails the replay") {
+  TempDir dir;
+  SyntheticOptions options;
+  options.wrong_final_state = true;
+  msprof::test::write_synthetic_trace(dir / "t.fb", options);
+  const Run r =
+      replay(quoted(dir / "t.fb") + kFast + " --include range1 --output " + quoted(dir.path()));
+  CHECK(r.status == 3);
+  CHECK(r.out.find("differs (buffer 18: first index 7, 1 differ") != std::string::npos);
+  CHECK(r.err.find("differs from its recorded final state") != std::string::npos);
+  // Without verification the same replay passes.
+  CHECK(replay(quoted(dir / "t.fb") + kFast + " --verify off --output " + quoted(dir.path()))
+            .status == 0);
+}
+
+TEST_CASE("nothing replayable is a failure") {
+  TempDir dir;
+  msprof::test::write_synthetic_trace(dir / "t.fb");
+  const Run r = replay(quoted(dir / "t.fb") + kFast + " --include 'svm|nested|cut' --output " +
+                       quoted(dir.path()));
+  CHECK(r.status == 2);
+  CHECK(r.out.find("svm: skipped, not replayable: clEnqueueSVMMap") != std::string::npos);
+  CHECK(r.out.find("cut: skipped, truncated") != std::string::npos);
+}
+
+TEST_CASE("a trace recorded with the program killed replays its completed range") {
+  TempDir dir;
+  SyntheticOptions options;
+  options.killed = true;
+  msprof::test::write_synthetic_trace(dir / "t.fb", options);
+  REQUIRE(msprof::trace::TraceReader(dir / "t.fb").recovered());
+  const Run r =
+      replay(quoted(dir / "t.fb") + kFast + " --include range1 --output " + quoted(dir.path()));
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK(r.err.find("msprof-replay: warning: ") != std::string::npos);
+  CHECK(r.out.find("bit-exact") != std::string::npos);
+}
+
+TEST_CASE("a trace from another device replays on the first device with a note") {
+  TempDir dir;
+  SyntheticOptions options;
+  options.device_name = "Imaginary GPU 9000";
+  options.with_binaries = true;
+  msprof::test::write_synthetic_trace(dir / "t.fb", options);
+  const Run r = replay(quoted(dir / "t.fb") + kFast + " --include range1 --format json " +
+                       "--output " + quoted(dir.path()));
+  CHECK(r.status == 0);
+  CHECK(r.err.find("recorded on 'Imaginary GPU 9000'") != std::string::npos);
+  CHECK(r.out.find("\"program_source\":\"source\"") != std::string::npos);
+  CHECK(
+      replay(quoted(dir / "t.fb") + kFast + " --device 0 --output " + quoted(dir.path())).status ==
+      0);
+}
+
+TEST_CASE("errors are one line and a non-zero exit") {
+  TempDir dir;
+  msprof::test::write_synthetic_trace(dir / "t.fb");
+  check_one_line_error(replay(quoted(dir / "missing.fb")), "missing.fb");
+  {
+    std::ofstream(dir / "text.fb") << "this is not a trace, just some text long enough\n";
+    check_one_line_error(replay(quoted(dir / "text.fb")), "not an msprof-replay trace");
+  }
+  {
+    // Damage the range record: the index is intact, the checksum is not.
+    std::uint64_t offset = 0;
+    {
+      const msprof::trace::TraceReader reader(dir / "t.fb");
+      for (const auto& e : reader.records()) {
+        if (std::holds_alternative<msprof::trace::Range>(reader.read_record(e))) {
+          offset = e.offset + e.frame_size / 2;
+        }
+      }
+    }
+    REQUIRE(offset != 0);
+    fs::copy_file(dir / "t.fb", dir / "damaged.fb");
+    std::fstream f(dir / "damaged.fb", std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(offset));
+    f.put('\x5a').put('\xa5').put('\x5a');
+    f.close();
+    check_one_line_error(replay(quoted(dir / "damaged.fb") + kFast), "error");
+  }
+  check_one_line_error(replay(quoted(dir / "t.fb") + " --include foo"), "no range named 'foo' in");
+  check_one_line_error(replay(quoted(dir / "t.fb") + " --include foo"), "ranges: 'range1', ");
+  check_one_line_error(replay(quoted(dir / "t.fb") + " --device 'no such device'"),
+                       "no device 'no such device'; devices: 0 '");
+  check_one_line_error(replay(quoted(dir / "t.fb") + " --device 99"), "no device '99'");
+  check_one_line_error(replay(quoted(dir / "t.fb") + " --replay-mode graph"), "--replay-mode");
+  check_one_line_error(replay(""), "no trace given");
+}
+
+TEST_CASE("--list-devices needs no trace") {
+  const Run r = replay("--list-devices");
+  CHECK(r.status == 0);
+  CHECK(r.out.rfind("0  ", 0) == 0);
+}

@@ -1,0 +1,190 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "format/trace_reader.h"
+#include "replayer/core/range_selection.h"
+#include "replayer/core/replay_session.h"
+#include "replayer/core/trace_catalog.h"
+#include "replayer/opencl/opencl_device.h"
+#include "replayer/opencl/opencl_device_list.h"
+#include "tests/replayer/synthetic_trace.h"
+#include "tests/support/temp_dir.h"
+
+using namespace msprof;
+using namespace msprof::replay;
+using msprof::test::SyntheticOptions;
+using msprof::test::TempDir;
+
+namespace {
+
+struct Replayed {
+  ReplayResult result;
+  const RangeResult& range(const std::string& name) const {
+    const auto it = std::find_if(result.ranges.begin(), result.ranges.end(),
+                                 [&](const RangeResult& r) { return r.name == name; });
+    REQUIRE(it != result.ranges.end());
+    return *it;
+  }
+};
+
+Replayed replay_trace(const std::filesystem::path& trace_path, ReplayOptions options,
+                      RangeFilter filter = {}) {
+  const trace::TraceReader reader(trace_path);
+  const TraceCatalog catalog(reader);
+  const auto devices = opencl::list_opencl_devices();
+  std::string note;
+  opencl::OpenClDevice device(opencl::choose_device(devices, "", catalog.info(), note));
+  ReplaySession session(reader, catalog, device, options);
+  return {session.run(select_ranges(catalog.ranges(), filter, trace_path.string()))};
+}
+
+ReplayOptions fast_options() {
+  ReplayOptions o;
+  o.launch_count = 3;
+  o.cache_control = CacheControl::None;
+  return o;
+}
+
+std::vector<std::string> kernel_names(const RangeResult& r) {
+  std::vector<std::string> names;
+  for (const auto& k : r.kernels) names.push_back(k.name);
+  return names;
+}
+
+}  // namespace
+
+TEST_CASE("range mode replays every kernel of the range bit-exact") {
+  TempDir dir;
+  test::write_synthetic_trace(dir / "t.fb");
+  const auto replayed = replay_trace(dir / "t.fb", fast_options());
+  const auto& r = replayed.range("range1");
+  CHECK(r.outcome == RangeOutcome::Replayed);
+  CHECK(r.program_source == "source");
+  CHECK(r.passes == 3);
+  CHECK(kernel_names(r) == test::synthetic::kRange1Kernels);
+  CHECK(r.verification.status == VerificationStatus::BitExact);
+  CHECK(r.verification.buffers.size() == 8);
+  for (const auto& k : r.kernels) {
+    CHECK(k.pass_us.size() == 3);
+    CHECK(k.duration_us.median > 0);
+    CHECK(k.original_us == doctest::Approx(2.0));
+    CHECK(k.ratio_to_original == doctest::Approx(k.duration_us.median / 2.0));
+    CHECK(k.bandwidth_gbps > 0);
+  }
+  CHECK(r.kernels[0].bytes == 3 * 4096);  // add: a, b, c
+  CHECK(r.kernels[0].work_groups == 16);
+  CHECK(r.kernels[1].work_groups == 0);  // negate: the driver chose
+  CHECK(r.kernels[0].folder == "add_0");
+  CHECK(r.kernels[4].folder == "scale_4");
+  CHECK(r.wall_us.median > 0);
+  CHECK(r.kernel_sum_us.median > 0);
+  // a, c, x, parent, sums, e change; b and the ints do not.
+  CHECK(r.restored_bytes == 4096 * 4 + 8192 + 64);
+  CHECK(replayed.range("inplace").kernels.front().folder == "scale_5");
+}
+
+TEST_CASE("kernel mode isolates every kernel and still verifies") {
+  TempDir dir;
+  test::write_synthetic_trace(dir / "t.fb");
+  ReplayOptions o = fast_options();
+  o.mode = ReplayMode::Kernel;
+  o.warm_up = 0;
+  const auto replayed = replay_trace(dir / "t.fb", o, {{"range1"}, {}});
+  const auto& r = replayed.range("range1");
+  CHECK(r.outcome == RangeOutcome::Replayed);
+  CHECK(kernel_names(r) == test::synthetic::kRange1Kernels);
+  CHECK(r.verification.status == VerificationStatus::BitExact);
+  for (const auto& k : r.kernels) CHECK(k.duration_us.min > 0);
+}
+
+TEST_CASE("an in-place range gives the same outputs on every pass") {
+  TempDir dir;
+  test::write_synthetic_trace(dir / "t.fb");
+  ReplayOptions o = fast_options();
+  o.launch_count = 5;
+  o.warm_up = 2;
+  o.verify = VerifyMode::Each;
+  const auto replayed = replay_trace(dir / "t.fb", o, {split_patterns({"inplace|range1"}), {}});
+  for (const char* name : {"inplace", "range1"}) {
+    const auto& r = replayed.range(name);
+    CHECK(r.verification.status == VerificationStatus::BitExact);
+    CHECK(r.passes == 5);
+  }
+  CHECK(replayed.range("inplace").restored_bytes == 4096);
+}
+
+TEST_CASE("cache control all clears between passes and runs") {
+  TempDir dir;
+  test::write_synthetic_trace(dir / "t.fb");
+  ReplayOptions o = fast_options();
+  o.cache_control = CacheControl::All;
+  o.cache_bytes = 1 << 20;
+  for (auto mode : {ReplayMode::Range, ReplayMode::Kernel}) {
+    o.mode = mode;
+    const auto replayed = replay_trace(dir / "t.fb", o, {{"range1"}, {}});
+    CHECK(replayed.range("range1").verification.status == VerificationStatus::BitExact);
+  }
+}
+
+TEST_CASE("the recorded binary is used when device and driver match") {
+  TempDir dir;
+  SyntheticOptions options;
+  options.with_binaries = true;
+  test::write_synthetic_trace(dir / "t.fb", options);
+  const auto replayed = replay_trace(dir / "t.fb", fast_options());
+  CHECK(replayed.range("range1").program_source == "binary");
+  CHECK(replayed.range("range1").verification.status == VerificationStatus::BitExact);
+
+  options.device_name = "some other device";
+  test::write_synthetic_trace(dir / "other.fb", options);
+  const auto rebuilt = replay_trace(dir / "other.fb", fast_options());
+  CHECK(rebuilt.range("range1").program_source == "source");
+  CHECK(rebuilt.range("range1").verification.status == VerificationStatus::BitExact);
+}
+
+TEST_CASE("a wrong final state is reported with its buffer and first index") {
+  TempDir dir;
+  SyntheticOptions options;
+  options.wrong_final_state = true;
+  test::write_synthetic_trace(dir / "t.fb", options);
+  const auto replayed = replay_trace(dir / "t.fb", fast_options());
+  const auto& r = replayed.range("range1");
+  CHECK(r.verification.status == VerificationStatus::Differs);
+  CHECK(replayed.result.any_failure());
+  std::size_t differing = 0;
+  for (const auto& b : r.verification.buffers) {
+    if (b.equal) continue;
+    ++differing;
+    CHECK(b.buffer == test::synthetic::kBufferE);
+    CHECK(b.first_index == 7);
+    CHECK(b.differing == 1);
+    CHECK(b.max_abs == doctest::Approx(1.0));
+  }
+  CHECK(differing == 1);
+  CHECK(replayed.range("inplace").verification.status == VerificationStatus::BitExact);
+}
+
+TEST_CASE("ranges that are not replayable are skipped with their reasons") {
+  TempDir dir;
+  test::write_synthetic_trace(dir / "t.fb");
+  const auto replayed = replay_trace(dir / "t.fb", fast_options());
+  CHECK(replayed.range("nested").outcome == RangeOutcome::Skipped);
+  CHECK(replayed.range("nested").reason == "ignored: opened inside range1");
+  CHECK(replayed.range("svm").reason == "not replayable: clEnqueueSVMMap");
+  CHECK(replayed.range("cut").reason == "truncated");
+  CHECK(replayed.range("cut").kernels.empty());
+  CHECK_FALSE(replayed.result.any_failure());
+}
+
+TEST_CASE("without a recorded final state, verification is unavailable and all is restored") {
+  TempDir dir;
+  SyntheticOptions options;
+  options.final_state = false;
+  test::write_synthetic_trace(dir / "t.fb", options);
+  ReplayOptions o = fast_options();
+  o.verify = VerifyMode::Each;
+  const auto replayed = replay_trace(dir / "t.fb", o, {{"range1"}, {}});
+  CHECK(replayed.range("range1").verification.status == VerificationStatus::Unavailable);
+  CHECK(replayed.range("range1").restored_bytes == 4096 * 6 + 8192 + 64);
+}
