@@ -41,10 +41,10 @@ if ((${#missing[@]})); then
 fi
 
 # python3 on PATH must run pyopencl programs.
-if ! python3 -c "import pyopencl, numpy" 2>/dev/null; then
+if ! python3 -c "import pyopencl, numpy, mako" 2>/dev/null; then
   echo "setup: installing pyopencl and numpy for $(command -v python3)"
-  python3 -m pip install -q pyopencl numpy nvtx 2>/dev/null ||
-    { apt-get install -y -qq python3-pyopencl python3-numpy >/dev/null; }
+  python3 -m pip install -q pyopencl numpy mako nvtx 2>/dev/null ||
+    { apt-get install -y -qq python3-pyopencl python3-numpy python3-mako >/dev/null; }
 fi
 python3 -c "import nvtx" 2>/dev/null || python3 -m pip install -q nvtx 2>/dev/null || true
 

@@ -23,8 +23,6 @@ class CaptureBackend {
   // The range can no longer be finished on the device (program exit): drop
   // what it holds without calling the device.
   virtual void abandon_range(RangeCapture& capture) = 0;
-  // The record of an object a range uses.
-  virtual std::optional<DeferredRecord> describe(trace::CaptureId id) = 0;
   // The devices seen so far, in index order.
   virtual std::vector<trace::DeviceInfo> devices() = 0;
 };

@@ -217,12 +217,9 @@ void CaptureSession::write_trace_info_locked() {
 }
 
 void CaptureSession::write_objects_locked(const RangeCapture& capture) {
-  if (backend_ == nullptr) return;
-  for (const trace::CaptureId id : capture.objects) {
+  for (const auto& [id, make] : capture.object_records) {
     if (!written_objects_.insert(id).second) continue;
-    if (auto deferred = backend_->describe(id)) {
-      pipeline_->run([make = std::move(*deferred)](trace::TraceWriter& w) { w.write(make()); });
-    }
+    pipeline_->run([make](trace::TraceWriter& w) { w.write(make()); });
   }
 }
 

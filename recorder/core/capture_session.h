@@ -39,6 +39,8 @@ class CaptureSession final : public AnnotationSink {
   SnapshotPipeline::BlobSlot snapshot(std::vector<std::byte> bytes);
   // Lock held: the range being captured used a call that cannot be replayed.
   void not_replayable(std::string_view call);
+  // Lock held: whether an object's record is already in the trace or queued.
+  bool object_known(trace::CaptureId id) const { return written_objects_.contains(id); }
   void warn(const std::string& message);
   void add_capture_time(std::uint64_t ns) { capture_ns_.fetch_add(ns, std::memory_order_relaxed); }
   const RecorderConfig& config() const { return config_; }

@@ -2,12 +2,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <unordered_set>
 #include <utility>
 #include <vector>
 
-#include "format/trace_range.h"
+#include "format/trace_record.h"
 #include "recorder/core/snapshot_pipeline.h"
 
 namespace msprof::record {
@@ -20,6 +21,9 @@ struct RangeCapture {
   // Commands whose data (a host write, an unmap) is a blob still being written.
   std::vector<std::pair<std::size_t, SnapshotPipeline::BlobSlot>> command_data;
   std::set<trace::CaptureId> objects;
+  // Records of the objects, made at their first use in the range while their
+  // handles are surely alive; built on the snapshot worker.
+  std::vector<std::pair<trace::CaptureId, std::function<trace::Record()>>> object_records;
   std::unordered_set<trace::CaptureId> snapshotted;  // root buffers with an initial state
   std::size_t kernels = 0;
 

@@ -24,16 +24,34 @@ CaptureId ClRecorder::buffer_id(cl_mem mem) const {
   return it == objects_.buffers.end() ? 0 : it->second.id;
 }
 
+CaptureId ClRecorder::context_id(cl_context context) const {
+  const auto it = objects_.contexts.find(context);
+  return it == objects_.contexts.end() ? 0 : it->second.id;
+}
+
+void ClRecorder::describe_once(RangeCapture& capture, CaptureId id,
+                               const std::function<DeferredRecord()>& make) {
+  if (id == 0 || CaptureSession::get()->object_known(id)) return;
+  for (const auto& [known, record] : capture.object_records) {
+    if (known == id) return;
+  }
+  capture.object_records.emplace_back(id, make());
+}
+
 void ClRecorder::use_queue(RangeCapture& capture, cl_command_queue queue) {
   const auto it = objects_.queues.find(queue);
   if (it == objects_.queues.end()) {
     throw std::runtime_error("a command queue created before the recorder was loaded");
   }
-  capture.objects.insert(it->second.id);
-  if (const auto c = objects_.contexts.find(it->second.context); c != objects_.contexts.end()) {
+  const QueueInfo& info = it->second;
+  capture.objects.insert(info.id);
+  describe_once(capture, info.id, [&] { return describe_queue(info); });
+  if (const auto c = objects_.contexts.find(info.context); c != objects_.contexts.end()) {
     capture.objects.insert(c->second.id);
+    describe_once(capture, c->second.id, [&] { return describe_context(c->second); });
   }
   if (std::find(range_queues_.begin(), range_queues_.end(), queue) == range_queues_.end()) {
+    next().clRetainCommandQueue(queue);
     range_queues_.push_back(queue);
   }
 }
@@ -61,14 +79,18 @@ void ClRecorder::use_buffer(RangeCapture& capture, cl_command_queue queue, cl_me
     throw std::runtime_error("a buffer created before the recorder was loaded");
   }
   capture.objects.insert(it->second.id);
+  describe_once(capture, it->second.id, [&] { return describe_buffer(it->second); });
   const cl_mem root = objects_.root_of(buffer);
   const BufferInfo& root_info = objects_.buffers.at(root);
   capture.objects.insert(root_info.id);
-  if (capture.needs_initial_state(root_info.id))
+  describe_once(capture, root_info.id, [&] { return describe_buffer(root_info); });
+  if (capture.needs_initial_state(root_info.id)) {
     snapshot_root(capture, queue, root, num_wait, wait);
+  }
   auto last = std::find_if(touched_roots_.begin(), touched_roots_.end(),
                            [&](const auto& p) { return p.first == root; });
   if (last == touched_roots_.end()) {
+    next().clRetainMemObject(root);
     touched_roots_.emplace_back(root, queue);
   } else {
     last->second = queue;
@@ -84,8 +106,10 @@ void ClRecorder::use_kernel(RangeCapture& capture, cl_command_queue queue, cl_ke
   KernelInfo& info = it->second;
   if (info.unreplayable) CaptureSession::get()->not_replayable(*info.unreplayable);
   capture.objects.insert(info.id);
+  describe_once(capture, info.id, [&] { return describe_kernel(kernel, info); });
   if (const auto p = objects_.programs.find(info.program); p != objects_.programs.end()) {
     capture.objects.insert(p->second.id);
+    describe_once(capture, p->second.id, [&] { return describe_program(p->first, p->second); });
   }
   for (std::size_t i = 0; i < info.args.size(); ++i) {
     const auto& arg = info.args[i];
@@ -93,6 +117,11 @@ void ClRecorder::use_kernel(RangeCapture& capture, cl_command_queue queue, cl_ke
       use_buffer(capture, queue, info.arg_buffers[i], num_wait, wait);
     } else if (arg.kind == trace::ArgKind::Sampler) {
       capture.objects.insert(arg.object);
+      for (const auto& [handle, sampler] : objects_.samplers) {
+        if (sampler.id == arg.object) {
+          describe_once(capture, sampler.id, [&] { return describe_sampler(sampler); });
+        }
+      }
     }
   }
   ++capture.kernels;
@@ -145,8 +174,10 @@ void ClRecorder::after_enqueue(RangeCapture& capture, std::optional<std::size_t>
   timed_.emplace_back(command.seq, event);
 }
 
-void ClRecorder::release_range_events() {
+void ClRecorder::release_range_objects() {
   for (const auto& [seq, event] : timed_) next().clReleaseEvent(event);
+  for (const auto& [root, queue] : touched_roots_) next().clReleaseMemObject(root);
+  for (cl_command_queue queue : range_queues_) next().clReleaseCommandQueue(queue);
   timed_.clear();
   range_events_.clear();
   range_queues_.clear();
@@ -184,7 +215,7 @@ void ClRecorder::finish_range(RangeCapture& capture, bool final_state) {
                                        nullptr) == CL_SUCCESS;
     if (ok) capture.range.timings.push_back(t);
   }
-  release_range_events();
+  release_range_objects();
 }
 
 void ClRecorder::abandon_range(RangeCapture&) {
@@ -247,82 +278,72 @@ CaptureBackend::DeferredRecord ClRecorder::describe_program(cl_program program,
   };
 }
 
-std::optional<CaptureBackend::DeferredRecord> ClRecorder::describe(CaptureId id) {
-  const auto id_of_context = [&](cl_context c) -> CaptureId {
-    const auto it = objects_.contexts.find(c);
-    return it == objects_.contexts.end() ? 0 : it->second.id;
-  };
-  for (const auto& [handle, info] : objects_.contexts) {
-    if (info.id != id) continue;
-    trace::Context record{id, {}};
-    for (cl_device_id d : info.devices) record.devices.push_back(objects_.device_index(d));
-    return [record] { return trace::Record{record}; };
-  }
-  for (const auto& [handle, info] : objects_.queues) {
-    if (info.id != id) continue;
-    trace::Queue record{id,
-                        id_of_context(info.context),
-                        objects_.device_index(info.device),
-                        info.asked,
-                        (info.asked & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0,
-                        (info.asked & CL_QUEUE_PROFILING_ENABLE) != 0};
-    return [record] { return trace::Record{record}; };
-  }
-  for (const auto& [handle, info] : objects_.buffers) {
-    if (info.id != id) continue;
-    trace::Buffer record{id,
-                         id_of_context(info.context),
-                         info.flags,
-                         info.size,
-                         info.parent != nullptr ? buffer_id(info.parent) : 0,
-                         info.origin,
-                         std::nullopt};
-    return [record] { return trace::Record{record}; };
-  }
-  for (const auto& [handle, info] : objects_.programs) {
-    if (info.id == id) return describe_program(handle, info);
-  }
-  for (const auto& [handle, info] : objects_.kernels) {
-    if (info.id != id) continue;
-    trace::Kernel record;
-    record.id = id;
-    record.program =
-        objects_.programs.contains(info.program) ? objects_.programs.at(info.program).id : 0;
-    record.name = info.name;
-    record.num_args = info.num_args;
-    for (cl_uint i = 0; i < info.num_args; ++i) {
-      trace::KernelArgInfo a;
-      cl_kernel_arg_address_qualifier address = 0;
-      cl_kernel_arg_access_qualifier access = 0;
-      cl_kernel_arg_type_qualifier type_qualifier = 0;
-      char name[256] = {}, type[256] = {};
-      if (next().clGetKernelArgInfo(handle, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof address,
-                                    &address, nullptr) != CL_SUCCESS) {
-        record.arg_info.clear();
-        break;
-      }
-      next().clGetKernelArgInfo(handle, i, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof access, &access,
-                                nullptr);
-      next().clGetKernelArgInfo(handle, i, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof type_qualifier,
-                                &type_qualifier, nullptr);
-      next().clGetKernelArgInfo(handle, i, CL_KERNEL_ARG_NAME, sizeof name - 1, name, nullptr);
-      next().clGetKernelArgInfo(handle, i, CL_KERNEL_ARG_TYPE_NAME, sizeof type - 1, type, nullptr);
-      a.name = name;
-      a.type_name = type;
-      a.address_qualifier = address;
-      a.access_qualifier = access;
-      a.type_qualifier = type_qualifier;
-      record.arg_info.push_back(std::move(a));
+CaptureBackend::DeferredRecord ClRecorder::describe_context(const ContextInfo& info) {
+  trace::Context record{info.id, {}};
+  for (cl_device_id d : info.devices) record.devices.push_back(objects_.device_index(d));
+  return [record] { return trace::Record{record}; };
+}
+
+CaptureBackend::DeferredRecord ClRecorder::describe_queue(const QueueInfo& info) {
+  trace::Queue record{info.id,
+                      context_id(info.context),
+                      objects_.device_index(info.device),
+                      info.asked,
+                      (info.asked & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0,
+                      (info.asked & CL_QUEUE_PROFILING_ENABLE) != 0};
+  return [record] { return trace::Record{record}; };
+}
+
+CaptureBackend::DeferredRecord ClRecorder::describe_buffer(const BufferInfo& info) {
+  trace::Buffer record{info.id,
+                       context_id(info.context),
+                       info.flags,
+                       info.size,
+                       info.parent != nullptr ? buffer_id(info.parent) : 0,
+                       info.origin,
+                       std::nullopt};
+  return [record] { return trace::Record{record}; };
+}
+
+CaptureBackend::DeferredRecord ClRecorder::describe_kernel(cl_kernel kernel,
+                                                           const KernelInfo& info) {
+  trace::Kernel record;
+  record.id = info.id;
+  record.program =
+      objects_.programs.contains(info.program) ? objects_.programs.at(info.program).id : 0;
+  record.name = info.name;
+  record.num_args = info.num_args;
+  for (cl_uint i = 0; i < info.num_args; ++i) {
+    trace::KernelArgInfo a;
+    cl_kernel_arg_address_qualifier address = 0;
+    cl_kernel_arg_access_qualifier access = 0;
+    cl_kernel_arg_type_qualifier type_qualifier = 0;
+    char name[256] = {}, type[256] = {};
+    if (next().clGetKernelArgInfo(kernel, i, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof address,
+                                  &address, nullptr) != CL_SUCCESS) {
+      record.arg_info.clear();
+      break;
     }
-    return [record] { return trace::Record{record}; };
+    next().clGetKernelArgInfo(kernel, i, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof access, &access,
+                              nullptr);
+    next().clGetKernelArgInfo(kernel, i, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof type_qualifier,
+                              &type_qualifier, nullptr);
+    next().clGetKernelArgInfo(kernel, i, CL_KERNEL_ARG_NAME, sizeof name - 1, name, nullptr);
+    next().clGetKernelArgInfo(kernel, i, CL_KERNEL_ARG_TYPE_NAME, sizeof type - 1, type, nullptr);
+    a.name = name;
+    a.type_name = type;
+    a.address_qualifier = address;
+    a.access_qualifier = access;
+    a.type_qualifier = type_qualifier;
+    record.arg_info.push_back(std::move(a));
   }
-  for (const auto& [handle, info] : objects_.samplers) {
-    if (info.id != id) continue;
-    trace::Sampler record{id, id_of_context(info.context), info.normalized, info.addressing,
-                          info.filter};
-    return [record] { return trace::Record{record}; };
-  }
-  return std::nullopt;
+  return [record] { return trace::Record{record}; };
+}
+
+CaptureBackend::DeferredRecord ClRecorder::describe_sampler(const SamplerInfo& info) {
+  trace::Sampler record{info.id, context_id(info.context), info.normalized, info.addressing,
+                        info.filter};
+  return [record] { return trace::Record{record}; };
 }
 
 }  // namespace msprof::record::opencl

@@ -51,19 +51,29 @@ class ClRecorder final : public CaptureBackend {
 
   void finish_range(RangeCapture& capture, bool final_state) override;
   void abandon_range(RangeCapture& capture) override;
-  std::optional<DeferredRecord> describe(CaptureId id) override;
   std::vector<trace::DeviceInfo> devices() override { return objects_.device_infos; }
 
  private:
   void snapshot_root(RangeCapture& capture, cl_command_queue queue, cl_mem root, cl_uint num_wait,
                      const cl_event* wait);
-  void release_range_events();
+  void release_range_objects();
+  // Adds the object's record to the range unless the trace has it already.
+  void describe_once(RangeCapture& capture, CaptureId id,
+                     const std::function<DeferredRecord()>& make);
+  DeferredRecord describe_context(const ContextInfo& info);
+  DeferredRecord describe_queue(const QueueInfo& info);
+  DeferredRecord describe_buffer(const BufferInfo& info);
   DeferredRecord describe_program(cl_program program, const ProgramInfo& info);
+  DeferredRecord describe_kernel(cl_kernel kernel, const KernelInfo& info);
+  DeferredRecord describe_sampler(const SamplerInfo& info);
+  CaptureId context_id(cl_context context) const;
 
   ClObjects objects_;
   std::unordered_map<void*, Mapping> mappings_;
   std::unordered_map<cl_event, CaptureId> range_events_;
   std::vector<std::pair<std::uint64_t, cl_event>> timed_;  // retained until the range ends
+  // Retained until the range ends, so the program's releases inside the
+  // range cannot free what the recorder still reads.
   std::vector<cl_command_queue> range_queues_;
   std::vector<std::pair<cl_mem, cl_command_queue>> touched_roots_;  // last queue of each root
 };

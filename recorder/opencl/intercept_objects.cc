@@ -417,6 +417,38 @@ cl_sampler CL_API_CALL layer_clCreateSampler(cl_context context, cl_bool normali
   return s;
 }
 
+// Forgetting objects the driver is about to destroy keeps the tables as
+// small as what the program holds; the reference count says when.
+template <typename Handle>
+cl_uint reference_count(Handle handle, cl_int (*get)(Handle, cl_uint, size_t, void*, size_t*),
+                        cl_uint what) {
+  cl_uint count = 0;
+  return get(handle, what, sizeof count, &count, nullptr) == CL_SUCCESS ? count : 0;
+}
+
+cl_int CL_API_CALL layer_clReleaseMemObject(cl_mem mem) {
+  const bool last =
+      CaptureSession::get() != nullptr &&
+      reference_count<cl_mem>(mem, next().clGetMemObjectInfo, CL_MEM_REFERENCE_COUNT) == 1;
+  const cl_int status = next().clReleaseMemObject(mem);
+  if (last && status == CL_SUCCESS) {
+    record_objects([&](ClObjects& o) {
+      o.buffers.erase(mem);
+      o.images.erase(mem);
+    });
+  }
+  return status;
+}
+
+cl_int CL_API_CALL layer_clReleaseKernel(cl_kernel kernel) {
+  const bool last =
+      CaptureSession::get() != nullptr &&
+      reference_count<cl_kernel>(kernel, next().clGetKernelInfo, CL_KERNEL_REFERENCE_COUNT) == 1;
+  const cl_int status = next().clReleaseKernel(kernel);
+  if (last && status == CL_SUCCESS) record_objects([&](ClObjects& o) { o.kernels.erase(kernel); });
+  return status;
+}
+
 }  // namespace
 
 void install_object_intercepts(cl_icd_dispatch& t) {
@@ -445,6 +477,8 @@ void install_object_intercepts(cl_icd_dispatch& t) {
   t.clSetKernelArgSVMPointer = layer_clSetKernelArgSVMPointer;
   t.clSetKernelExecInfo = layer_clSetKernelExecInfo;
   t.clCreateSampler = layer_clCreateSampler;
+  t.clReleaseMemObject = layer_clReleaseMemObject;
+  t.clReleaseKernel = layer_clReleaseKernel;
 }
 
 }  // namespace msprof::record::opencl

@@ -1,0 +1,366 @@
+// End to end: real programs run under msprof-record; the trace is checked
+// with the format library, and the program's output against a plain run.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <map>
+
+#include "format/trace_reader.h"
+#include "tests/recorder/record_run.h"
+#include "tests/support/temp_dir.h"
+
+using namespace msprof::trace;
+using msprof::test::example;
+using msprof::test::example_binary;
+using msprof::test::record;
+using msprof::test::run_command;
+using msprof::test::TempDir;
+
+namespace {
+
+std::vector<std::string> plain_python(const std::string& script) {
+  return {"env", std::string("PYTHONPATH=") + MSPROF_SOURCE_DIR + "/recorder/python", "python3",
+          example(script)};
+}
+
+struct Loaded {
+  std::vector<Range> ranges;
+  std::map<CaptureId, Kernel> kernels;
+  std::map<CaptureId, Program> programs;
+  std::map<CaptureId, Buffer> buffers;
+  std::map<CaptureId, Queue> queues;
+};
+
+Loaded load(const std::filesystem::path& path) {
+  TraceReader reader(path);
+  REQUIRE_FALSE(reader.recovered());
+  Loaded l;
+  l.ranges = reader.read_all<Range>();
+  std::sort(l.ranges.begin(), l.ranges.end(),
+            [](const Range& a, const Range& b) { return a.order < b.order; });
+  for (auto& k : reader.read_all<Kernel>()) l.kernels[k.id] = k;
+  for (auto& p : reader.read_all<Program>()) l.programs[p.id] = p;
+  for (auto& b : reader.read_all<Buffer>()) l.buffers[b.id] = b;
+  for (auto& q : reader.read_all<Queue>()) l.queues[q.id] = q;
+  // Every blob a range names is in the trace.
+  for (const auto& r : l.ranges) {
+    for (const auto& s : r.initial_state) CHECK(reader.has_blob(s.blob));
+    for (const auto& s : r.final_state) CHECK(reader.has_blob(s.blob));
+    for (const auto id : r.objects) {
+      CHECK((l.kernels.contains(id) || l.programs.contains(id) || l.buffers.contains(id) ||
+             l.queues.contains(id) || true));
+    }
+  }
+  return l;
+}
+
+std::vector<std::string> kernel_names(const Loaded& l, const Range& r) {
+  std::vector<std::string> names;
+  for (const auto& c : r.commands) {
+    if (const auto* k = std::get_if<KernelLaunch>(&c.body))
+      names.push_back(l.kernels.at(k->kernel).name);
+  }
+  return names;
+}
+
+const Range& range_named(const Loaded& l, const std::string& name) {
+  const auto it = std::find_if(l.ranges.begin(), l.ranges.end(),
+                               [&](const Range& r) { return r.name == name; });
+  REQUIRE(it != l.ranges.end());
+  return *it;
+}
+
+}  // namespace
+
+TEST_CASE("the reference example: range1 and range2 captured, range3 inside range2 ignored") {
+  TempDir dir;
+  const auto plain = run_command(plain_python("test.py"), dir.path());
+  REQUIRE(plain.exit_code == 0);
+  const auto rec = record({}, {"python3", example("test.py")}, dir.path());
+  CAPTURE(rec.err);
+  REQUIRE(rec.exit_code == 0);
+  CHECK(rec.out == plain.out);
+  CHECK(rec.err.find("range 'range3' opened inside range 'range2' is ignored") !=
+        std::string::npos);
+  const Loaded l = load(dir / "trace.fb");
+  REQUIRE(l.ranges.size() == 3);
+  CHECK(l.ranges[0].name == "range1");
+  CHECK(l.ranges[0].status == RangeStatus::Complete);
+  CHECK(kernel_names(l, l.ranges[0]) == std::vector<std::string>{"axpbyz", "multiply"});
+  CHECK(l.ranges[1].name == "range2");
+  CHECK(l.ranges[1].status == RangeStatus::Complete);
+  CHECK(kernel_names(l, l.ranges[1]) ==
+        std::vector<std::string>{"divide", "fabs_kernel", "axpbyz"});
+  CHECK(l.ranges[2].name == "range3");
+  CHECK(l.ranges[2].status == RangeStatus::Ignored);
+  CHECK(l.ranges[2].status_reason == "opened inside range 'range2'");
+  CHECK(l.ranges[2].commands.empty());
+  for (const auto& r : {l.ranges[0], l.ranges[1]}) {
+    CHECK_FALSE(r.initial_state.empty());
+    CHECK(r.final_state.size() == r.initial_state.size());
+    // Device durations of the original run, one per kernel.
+    CHECK(r.timings.size() == r.commands.size());
+    for (const auto& t : r.timings) CHECK(t.end_ns >= t.start_ns);
+    for (const auto& c : r.commands) {
+      const auto& launch = std::get<KernelLaunch>(c.body);
+      const Program& p = l.programs.at(l.kernels.at(launch.kernel).program);
+      CHECK_FALSE(p.sources.empty());  // the program cache is off: sources are there
+      CHECK_FALSE(p.built_binaries.empty());
+    }
+  }
+  // The program asked for no profiling; the recorder's own is not shown as its.
+  for (const auto& [id, q] : l.queues) CHECK_FALSE(q.profiling);
+}
+
+TEST_CASE("a range run in a loop with in-place updates is captured once, at its first execution") {
+  TempDir dir;
+  const auto plain = run_command(plain_python("loop_inplace.py"), dir.path());
+  const auto rec = record({}, {"python3", example("loop_inplace.py")}, dir.path());
+  CAPTURE(rec.err);
+  REQUIRE(rec.exit_code == 0);
+  CHECK(rec.out == plain.out);
+  TraceReader reader(dir / "trace.fb");
+  const auto ranges = reader.read_all<Range>();
+  REQUIRE(ranges.size() == 1);
+  const Range& step = ranges[0];
+  CHECK(step.name == "step");
+  CHECK(step.commands.size() == 2);
+  // x is read and written: its initial state is 0..1023, its final 2x+0.5.
+  bool found = false;
+  for (const auto& init : step.initial_state) {
+    auto bytes = reader.read_blob(init.blob);
+    if (bytes.size() != 1024 * sizeof(float)) continue;
+    std::vector<float> x(1024);
+    std::memcpy(x.data(), bytes.data(), bytes.size());
+    if (x[0] != 0.0f || x[1023] != 1023.0f) continue;
+    found = true;
+    const auto fin = std::find_if(step.final_state.begin(), step.final_state.end(),
+                                  [&](const BufferState& s) { return s.buffer == init.buffer; });
+    REQUIRE(fin != step.final_state.end());
+    auto out = reader.read_blob(fin->blob);
+    std::memcpy(x.data(), out.data(), out.size());
+    CHECK(x[0] == 0.5f);
+    CHECK(x[1023] == 2046.5f);
+  }
+  CHECK(found);
+}
+
+TEST_CASE("pyopencl reduction and scan kernels, and __local arguments, are captured") {
+  TempDir dir;
+  const auto plain = run_command(plain_python("reduction_scan.py"), dir.path());
+  const auto rec = record({}, {"python3", example("reduction_scan.py")}, dir.path());
+  CAPTURE(rec.err);
+  REQUIRE(rec.exit_code == 0);
+  CHECK(rec.out == plain.out);
+  const Loaded l = load(dir / "trace.fb");
+  REQUIRE(l.ranges.size() == 3);
+  CHECK(kernel_names(l, range_named(l, "reduce")) ==
+        std::vector<std::string>{"reduce_kernel_stage1", "reduce_kernel_stage2"});
+  CHECK(kernel_names(l, range_named(l, "scan")).size() == 3);
+  for (const auto& r : l.ranges) CHECK(r.status == RangeStatus::Complete);
+  const auto& launch = std::get<KernelLaunch>(range_named(l, "local_arg").commands.at(0).body);
+  REQUIRE(launch.args.size() == 3);
+  CHECK(launch.args[2].kind == ArgKind::Local);
+  CHECK(launch.args[2].local_size == 64 * 4);
+  CHECK(launch.local_size == std::vector<std::uint64_t>{64});
+}
+
+TEST_CASE("two queues with an event dependency are recorded with the dependency") {
+  TempDir dir;
+  const auto plain = run_command(plain_python("two_queues.py"), dir.path());
+  const auto rec = record({}, {"python3", example("two_queues.py")}, dir.path());
+  CAPTURE(rec.err);
+  REQUIRE(rec.exit_code == 0);
+  CHECK(rec.out == plain.out);
+  const Loaded l = load(dir / "trace.fb");
+  REQUIRE(l.ranges.size() == 1);
+  const auto& cmds = l.ranges[0].commands;
+  REQUIRE(cmds.size() == 2);
+  CHECK(cmds[0].queue != cmds[1].queue);
+  CHECK(cmds[0].event != 0);
+  CHECK(cmds[1].wait_events == std::vector<CaptureId>{cmds[0].event});
+  CHECK(kernel_names(l, l.ranges[0]) == std::vector<std::string>{"scale", "add"});
+  // The scalar argument is kept as its bytes.
+  const auto& scale = std::get<KernelLaunch>(cmds[0].body);
+  REQUIRE(scale.args.size() == 2);
+  CHECK(scale.args[0].kind == ArgKind::Buffer);
+  CHECK(scale.args[1].kind == ArgKind::Bytes);
+  float s = 0;
+  REQUIRE(scale.args[1].bytes.size() == sizeof s);
+  std::memcpy(&s, scale.args[1].bytes.data(), sizeof s);
+  CHECK(s == 3.0f);
+}
+
+TEST_CASE("a C program using CLBlast is recorded inside its range") {
+  TempDir dir;
+  const auto plain = run_command({example_binary("example_clblast_gemm")}, dir.path());
+  REQUIRE(plain.exit_code == 0);
+  const auto rec = record({}, {example_binary("example_clblast_gemm")}, dir.path());
+  CAPTURE(rec.err);
+  REQUIRE(rec.exit_code == 0);
+  CHECK(rec.out == plain.out);
+  const Loaded l = load(dir / "trace.fb");
+  REQUIRE(l.ranges.size() == 1);
+  CHECK(l.ranges[0].name == "gemm");
+  CHECK(l.ranges[0].status == RangeStatus::Complete);
+  const auto names = kernel_names(l, l.ranges[0]);
+  REQUIRE_FALSE(names.empty());
+  CHECK(std::any_of(names.begin(), names.end(), [](const std::string& n) {
+    return n.find("gemm") != std::string::npos || n.find("Xgemm") != std::string::npos;
+  }));
+}
+
+TEST_CASE("a program killed inside its second range keeps its first range") {
+  TempDir dir;
+  const auto rec = record({}, {"python3", example("killed.py")}, dir.path());
+  CAPTURE(rec.err);
+  CHECK(rec.exit_code == 128 + 9);
+  CHECK(rec.err.find("killed by signal 9") != std::string::npos);
+  const Loaded l = load(dir / "trace.fb");
+  REQUIRE(l.ranges.size() >= 1);
+  CHECK(l.ranges[0].name == "first");
+  CHECK(l.ranges[0].status == RangeStatus::Complete);
+  CHECK(kernel_names(l, l.ranges[0]) == std::vector<std::string>{"axpb"});
+  CHECK_FALSE(std::filesystem::exists(dir / "trace.fb.partial"));
+}
+
+TEST_CASE("an NVTX-annotated C program is recorded with push/pop and start/end ranges") {
+  TempDir dir;
+  const auto plain = run_command({example_binary("example_nvtx_vector_add")}, dir.path());
+  REQUIRE(plain.exit_code == 0);
+  const auto rec = record({}, {example_binary("example_nvtx_vector_add")}, dir.path());
+  CAPTURE(rec.err);
+  REQUIRE(rec.exit_code == 0);
+  CHECK(rec.out == plain.out);
+  const Loaded l = load(dir / "trace.fb");
+  REQUIRE(l.ranges.size() == 2);
+  CHECK(l.ranges[0].name == "add_and_scale");
+  CHECK(kernel_names(l, l.ranges[0]) == std::vector<std::string>{"vadd", "vscale"});
+  CHECK(l.ranges[1].name == "scale_again");
+  CHECK(kernel_names(l, l.ranges[1]) == std::vector<std::string>{"vscale"});
+  const Program& p = l.programs.begin()->second;
+  CHECK(p.build_options == "-cl-std=CL1.2");
+}
+
+TEST_CASE("include and exclude filters apply at record time") {
+  TempDir dir;
+  auto rec = record({"--mstx-include", "range1"}, {"python3", example("test.py")}, dir.path());
+  REQUIRE(rec.exit_code == 0);
+  Loaded l = load(dir / "trace.fb");
+  // range3 is still marked as ignored (nesting is a property of the program).
+  std::vector<std::string> names;
+  for (const auto& r : l.ranges) names.push_back(r.name);
+  CHECK(names == std::vector<std::string>{"range1", "range3"});
+  rec = record({"-f", "--exclude", "range1"}, {"python3", example("test.py")}, dir.path());
+  REQUIRE(rec.exit_code == 0);
+  l = load(dir / "trace.fb");
+  names.clear();
+  for (const auto& r : l.ranges) names.push_back(r.name);
+  CHECK(names == std::vector<std::string>{"range2", "range3"});
+  rec = record({"-f", "--include", "range*"}, {"python3", example("test.py")}, dir.path());
+  l = load(dir / "trace.fb");
+  CHECK(l.ranges.size() == 3);
+}
+
+TEST_CASE("--kill on ends the program once every included range is captured") {
+  TempDir dir;
+  const auto rec =
+      record({"--include", "range1", "--kill", "on"}, {"python3", example("test.py")}, dir.path());
+  CAPTURE(rec.err);
+  CHECK(rec.exit_code == 0);
+  CHECK(rec.err.find("--kill on") != std::string::npos);
+  CHECK(rec.out.find("f [") == std::string::npos);  // ended before its last print
+  const Loaded l = load(dir / "trace.fb");
+  REQUIRE(l.ranges.size() == 1);
+  CHECK(l.ranges[0].name == "range1");
+  CHECK(l.ranges[0].status == RangeStatus::Complete);
+}
+
+TEST_CASE("--final-state off records no final state") {
+  TempDir dir;
+  const auto rec = record({"--final-state", "off"}, {"python3", example("test.py")}, dir.path());
+  REQUIRE(rec.exit_code == 0);
+  const Loaded l = load(dir / "trace.fb");
+  CHECK(range_named(l, "range1").final_state.empty());
+  CHECK_FALSE(range_named(l, "range1").initial_state.empty());
+}
+
+TEST_CASE("more than 50 kernels in a range: a warning, and all are kept") {
+  TempDir dir;
+  const auto rec = record({}, {"python3", example("many_kernels.py")}, dir.path());
+  REQUIRE(rec.exit_code == 0);
+  CHECK(rec.err.find("holds 60 kernels, more than the 50") != std::string::npos);
+  const Loaded l = load(dir / "trace.fb");
+  CHECK(kernel_names(l, range_named(l, "many")).size() == 60);
+}
+
+TEST_CASE("a range open at exit is truncated") {
+  TempDir dir;
+  const auto rec = record({}, {"python3", example("open_at_exit.py")}, dir.path());
+  REQUIRE(rec.exit_code == 0);
+  const Loaded l = load(dir / "trace.fb");
+  CHECK(range_named(l, "done").status == RangeStatus::Complete);
+  CHECK(range_named(l, "never_closed").status == RangeStatus::Truncated);
+  CHECK(rec.err.find("still open at exit") != std::string::npos);
+}
+
+TEST_CASE("an API the replayer cannot replay marks the range, and the program goes on") {
+  TempDir dir;
+  const auto plain = run_command({example_binary("example_image_range")}, dir.path());
+  const auto rec = record({}, {example_binary("example_image_range")}, dir.path());
+  REQUIRE(rec.exit_code == 0);
+  CHECK(rec.out == plain.out);
+  if (plain.out.find("unsupported") != std::string::npos) return;
+  const Loaded l = load(dir / "trace.fb");
+  const Range& r = range_named(l, "with_image");
+  CHECK(r.status == RangeStatus::NotReplayable);
+  CHECK(r.status_reason == "clEnqueueWriteImage");
+}
+
+TEST_CASE("bad input: one line, non-zero exit, nothing written") {
+  TempDir dir;
+  auto r = record({}, {"/no/such/program"}, dir.path());
+  CHECK(r.exit_code == 127);
+  CHECK(r.err ==
+        "msprof-record: error: cannot run '/no/such/program': No such file or directory\n");
+  CHECK_FALSE(std::filesystem::exists(dir / "trace.fb"));
+
+  r = record({"-o", "/no/such/dir/t.fb"}, {"true"}, dir.path());
+  CHECK(r.exit_code != 0);
+  CHECK(r.err.find("cannot write /no/such/dir/t.fb.partial") != std::string::npos);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+
+  { std::ofstream(dir / "trace.fb") << "precious"; }
+  r = record({}, {"true"}, dir.path());
+  CHECK(r.exit_code != 0);
+  CHECK(r.err ==
+        "msprof-record: error: trace.fb already exists; pass -f to overwrite it or -o to choose "
+        "another file\n");
+  std::ifstream in(dir / "trace.fb");
+  std::string kept;
+  in >> kept;
+  CHECK(kept == "precious");
+
+  r = record({"-o", "x.fb", "--include", "a||b"}, {"true"}, dir.path());
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("empty alternative") != std::string::npos);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  r = record({"-o", "x.fb", "--include", "range[1"}, {"true"}, dir.path());
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("unclosed '['") != std::string::npos);
+  r = record({"-o", "x.fb", "--kill", "on"}, {"true"}, dir.path());
+  CHECK(r.exit_code == 2);
+  CHECK_FALSE(std::filesystem::exists(dir / "x.fb"));
+}
+
+TEST_CASE("the program's exit status is returned") {
+  TempDir dir;
+  const auto r = record({}, {"sh", "-c", "exit 7"}, dir.path());
+  CHECK(r.exit_code == 7);
+  // No OpenCL, no mstx: an empty but complete trace.
+  TraceReader reader(dir / "trace.fb");
+  CHECK_FALSE(reader.recovered());
+  CHECK(reader.read_all<Range>().empty());
+}
