@@ -44,8 +44,9 @@ struct RangeResult {
   std::string reason;  // why skipped or failed
   std::string program_source;
   unsigned passes = 0;
-  std::vector<double> wall_pass_us, kernel_sum_pass_us;
+  std::vector<double> wall_pass_us, kernel_sum_pass_us, restore_pass_us;
   Statistics wall_us, kernel_sum_us;
+  Statistics restore_us;  // host time restoring the written buffers, outside wall_us
   std::uint64_t restored_bytes = 0;
   Verification verification;
   std::vector<KernelResult> kernels;

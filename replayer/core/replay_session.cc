@@ -109,9 +109,9 @@ RangeResult ReplaySession::replay_range(const trace::Range& range) {
 
   const unsigned total = options_.warm_up + options_.launch_count;
   for (unsigned pass = 0; pass < total; ++pass) {
-    double wall_us = 0;
+    double wall_us = 0, restore_us = 0;
     try {
-      run_pass(*loaded, range, wall_us);
+      run_pass(*loaded, range, wall_us, restore_us);
     } catch (const ReplayError& e) {
       result.outcome = RangeOutcome::Failed;
       result.reason = e.what();
@@ -136,6 +136,7 @@ RangeResult ReplaySession::replay_range(const trace::Range& range) {
       kernel_sum += duration;
     }
     result.wall_pass_us.push_back(wall_us);
+    result.restore_pass_us.push_back(restore_us);
     result.kernel_sum_pass_us.push_back(kernel_sum);
     ++result.passes;
 
@@ -154,6 +155,7 @@ RangeResult ReplaySession::replay_range(const trace::Range& range) {
   }
   result.wall_us = summarize(result.wall_pass_us);
   result.kernel_sum_us = summarize(result.kernel_sum_pass_us);
+  result.restore_us = summarize(result.restore_pass_us);
   for (auto& kernel : result.kernels) {
     kernel.duration_us = summarize(kernel.pass_us);
     kernel.queued_stats_us = summarize(kernel.queued_us);
@@ -166,10 +168,13 @@ RangeResult ReplaySession::replay_range(const trace::Range& range) {
   return result;
 }
 
-void ReplaySession::run_pass(LoadedRange& loaded, const trace::Range& range, double& wall_us) {
+void ReplaySession::run_pass(LoadedRange& loaded, const trace::Range& range, double& wall_us,
+                             double& restore_us) {
   const bool clear = options_.cache_control == CacheControl::All;
   const std::span<const trace::Command> commands(range.commands);
+  const auto restore_start = std::chrono::steady_clock::now();
   loaded.restore();
+  restore_us = elapsed_us(restore_start);
   if (options_.mode == ReplayMode::Range) {
     if (clear) loaded.clear_cache();
     loaded.begin_pass();

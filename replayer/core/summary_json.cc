@@ -81,6 +81,7 @@ std::string summary_json(const ReplayResult& result) {
     j.key("passes").value(r.passes);
     write_stats(j, "wall_us", r.wall_us);
     write_stats(j, "kernel_sum_us", r.kernel_sum_us);
+    write_stats(j, "restore_us", r.restore_us);
     j.key("restored_bytes").value(r.restored_bytes);
     write_verification(j, r.verification);
     j.key("kernels").begin_array();

@@ -79,6 +79,8 @@ TEST_CASE("range mode replays every kernel of the range bit-exact") {
   CHECK(r.kernels[4].folder == "scale_4");
   CHECK(r.wall_us.median > 0);
   CHECK(r.kernel_sum_us.median > 0);
+  CHECK(r.restore_us.max > 0);
+  CHECK(r.restore_pass_us.size() == 3);
   // a, c, x, parent, sums, e change; b and the ints do not.
   CHECK(r.restored_bytes == 4096 * 4 + 8192 + 64);
   CHECK(replayed.range("inplace").kernels.front().folder == "scale_5");

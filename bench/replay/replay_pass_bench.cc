@@ -1,0 +1,230 @@
+// Replay pass overhead and fidelity on a 64 MiB trace.
+//
+// Runs two kernels natively once (the "original program", timed with OpenCL
+// profiling), writes what they did as a trace, replays it with
+// ReplaySession, and checks the issue's targets:
+//   - pass overhead (restore + wall - sum of kernel times) <= 1.5x a host
+//     memcpy of the restored bytes;
+//   - replayed median duration within 15% of the original for kernels > 1 ms.
+// Usage: msprof_replay_pass_bench [DIR]   (default: a temporary folder)
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <vector>
+
+#include "format/trace_reader.h"
+#include "format/trace_version.h"
+#include "format/trace_writer.h"
+#include "replayer/core/range_selection.h"
+#include "replayer/core/replay_session.h"
+#include "replayer/core/trace_catalog.h"
+#include "replayer/opencl/opencl_device.h"
+#include "replayer/opencl/opencl_device_list.h"
+
+using namespace msprof;
+namespace opencl = msprof::replay::opencl;
+
+namespace {
+
+constexpr std::size_t kElements = 4u << 20;  // 16 MiB of float per buffer, four buffers
+constexpr const char* kSource = R"CL(
+__kernel void add(__global const float* a, __global const float* b, __global float* c) {
+  size_t i = get_global_id(0); c[i] = a[i] + b[i]; }
+__kernel void scale(__global float* x, float s) { size_t i = get_global_id(0); x[i] = x[i] * s; }
+)CL";
+
+std::vector<std::byte> as_bytes(const std::vector<float>& v) {
+  std::vector<std::byte> out(v.size() * 4);
+  std::memcpy(out.data(), v.data(), out.size());
+  return out;
+}
+
+// Runs the kernels natively and returns their device durations (ns).
+std::vector<std::uint64_t> original_run(cl_device_id device, const std::vector<float>& a,
+                                        const std::vector<float>& b, const std::vector<float>& x) {
+  cl_int err = CL_SUCCESS;
+  cl_context ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+  const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, device, props, &err);
+  const std::size_t bytes = kElements * 4;
+  cl_mem ma = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes,
+                             const_cast<float*>(a.data()), &err);
+  cl_mem mb = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes,
+                             const_cast<float*>(b.data()), &err);
+  cl_mem mc = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+  cl_mem mx = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes,
+                             const_cast<float*>(x.data()), &err);
+  const char* source = kSource;
+  cl_program program = clCreateProgramWithSource(ctx, 1, &source, nullptr, &err);
+  clBuildProgram(program, 1, &device, "", nullptr, nullptr);
+  cl_kernel add = clCreateKernel(program, "add", &err),
+            scale = clCreateKernel(program, "scale", &err);
+  clSetKernelArg(add, 0, sizeof ma, &ma);
+  clSetKernelArg(add, 1, sizeof mb, &mb);
+  clSetKernelArg(add, 2, sizeof mc, &mc);
+  const float two = 2.0f;
+  clSetKernelArg(scale, 0, sizeof mx, &mx);
+  clSetKernelArg(scale, 1, sizeof two, &two);
+  const std::size_t global = kElements, local = 64;
+  // Several runs, the median of each kernel's duration: the first launch pays
+  // for the driver's lazy compilation and first-touch page faults, and this
+  // machine is shared, so one run says little.
+  constexpr int kRuns = 7;
+  std::vector<std::vector<std::uint64_t>> runs(2);
+  for (int run = 0; run < kRuns; ++run) {
+    cl_event events[2];
+    clEnqueueNDRangeKernel(q, add, 1, nullptr, &global, &local, 0, nullptr, &events[0]);
+    clEnqueueNDRangeKernel(q, scale, 1, nullptr, &global, &local, 0, nullptr, &events[1]);
+    clFinish(q);
+    for (int k = 0; k < 2; ++k) {
+      cl_ulong start = 0, end = 0;
+      clGetEventProfilingInfo(events[k], CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr);
+      clGetEventProfilingInfo(events[k], CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr);
+      if (run > 0) runs[k].push_back(end - start);
+      clReleaseEvent(events[k]);
+    }
+  }
+  std::vector<std::uint64_t> durations;
+  for (auto& r : runs) {
+    std::sort(r.begin(), r.end());
+    durations.push_back(r[r.size() / 2]);
+  }
+  for (auto k : {add, scale}) clReleaseKernel(k);
+  clReleaseProgram(program);
+  for (auto m : {ma, mb, mc, mx}) clReleaseMemObject(m);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+  return durations;
+}
+
+void write_trace(const std::filesystem::path& path, const opencl::OpenClDeviceEntry& device,
+                 const std::vector<std::uint64_t>& original) {
+  std::vector<float> a(kElements), b(kElements), x(kElements), c(kElements), x2(kElements);
+  for (std::size_t i = 0; i < kElements; ++i) {
+    a[i] = static_cast<float>(i % 1000) * 0.5f;
+    b[i] = static_cast<float>(i % 777) - 300.0f;
+    x[i] = static_cast<float>(i % 333) * 0.25f;
+    c[i] = a[i] + b[i];
+    x2[i] = x[i] * 2.0f;
+  }
+  trace::TraceWriter writer(path);
+  trace::TraceInfo info;
+  info.schema_version = trace::kSchemaVersion;
+  info.min_reader_version = trace::kMinReaderVersion;
+  info.api = "opencl";
+  trace::DeviceInfo d;
+  d.device_name = device.description.name;
+  d.driver_version = device.description.driver;
+  info.devices = {d};
+  writer.write(info);
+  writer.write(trace::Context{1, {0}});
+  trace::Program program;
+  program.id = 2;
+  program.context = 1;
+  program.sources = {kSource};
+  writer.write(program);
+  writer.write(trace::Kernel{3, 2, "add", 3, {}});
+  writer.write(trace::Kernel{4, 2, "scale", 2, {}});
+  for (trace::CaptureId id : {10, 11, 12, 13}) {
+    writer.write(trace::Buffer{id, 1, CL_MEM_READ_WRITE, kElements * 4, 0, 0, std::nullopt});
+  }
+  writer.write(trace::Queue{20, 1, 0, 0, false, false});
+  const auto arg = [](std::uint32_t i, trace::CaptureId b) {
+    return trace::KernelArg{i, trace::ArgKind::Buffer, b, 0, {}, 0};
+  };
+  trace::KernelLaunch add{3, 1, {}, {kElements}, {64}, {arg(0, 10), arg(1, 11), arg(2, 12)}};
+  std::vector<std::uint8_t> two(4);
+  const float two_f = 2.0f;
+  std::memcpy(two.data(), &two_f, 4);
+  trace::KernelLaunch scale{
+      4, 1, {}, {kElements}, {64}, {arg(0, 13), {1, trace::ArgKind::Bytes, 0, 0, two, 0}}};
+  trace::Range range;
+  range.id = 30;
+  range.name = "bench";
+  range.commands = {{0, 20, 0, {}, false, 0, add}, {1, 20, 0, {}, false, 0, scale}};
+  const auto ra = writer.put_blob(as_bytes(a)), rb = writer.put_blob(as_bytes(b)),
+             rc0 = writer.put_blob(as_bytes(std::vector<float>(kElements, -1.0f))),
+             rx = writer.put_blob(as_bytes(x));
+  range.initial_state = {{10, ra}, {11, rb}, {12, rc0}, {13, rx}};
+  range.final_state = {
+      {10, ra}, {11, rb}, {12, writer.put_blob(as_bytes(c))}, {13, writer.put_blob(as_bytes(x2))}};
+  range.timings = {{0, 0, 0, 1000, 1000 + original[0]}, {1, 0, 0, 1000, 1000 + original[1]}};
+  writer.write(range);
+  writer.close();
+}
+
+double memcpy_us(std::uint64_t bytes) {
+  std::vector<char> src(bytes, 1), dst(bytes, 0);
+  std::vector<double> times;
+  for (int i = 0; i < 5; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::memcpy(dst.data(), src.data(), bytes);
+    times.push_back(
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(times.begin(), times.end());
+  return times[2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const auto dir =
+        argc > 1 ? std::filesystem::path(argv[1]) : std::filesystem::temp_directory_path();
+    const auto path = dir / "msprof_replay_bench.fb";
+    const auto devices = opencl::list_opencl_devices();
+    if (devices.empty()) {
+      std::fprintf(stderr, "no OpenCL device\n");
+      return 1;
+    }
+    std::vector<float> a(kElements), b(kElements), x(kElements);
+    for (std::size_t i = 0; i < kElements; ++i) {
+      a[i] = static_cast<float>(i % 1000) * 0.5f;
+      b[i] = static_cast<float>(i % 777) - 300.0f;
+      x[i] = static_cast<float>(i % 333) * 0.25f;
+    }
+    const auto original = original_run(devices[0].device, a, b, x);
+    write_trace(path, devices[0], original);
+
+    const trace::TraceReader reader(path);
+    const replay::TraceCatalog catalog(reader);
+    opencl::OpenClDevice device(devices[0]);
+    replay::ReplayOptions options;
+    options.launch_count = 10;
+    options.cache_control = replay::CacheControl::None;
+    replay::ReplaySession session(reader, catalog, device, options);
+    const auto result = session.run(replay::select_ranges(catalog.ranges(), {}, path.string()));
+    const auto& r = result.ranges.at(0);
+    const double copy_us = memcpy_us(r.restored_bytes);
+    const double overhead = r.restore_us.median + r.wall_us.median - r.kernel_sum_us.median;
+    bool ok = r.verification.status == replay::VerificationStatus::BitExact;
+    std::printf("trace %.0f MiB, restored %.0f MiB per pass, verification %s\n",
+                4.0 * kElements * 4 / (1 << 20), static_cast<double>(r.restored_bytes) / (1 << 20),
+                std::string(replay::verification_status_name(r.verification.status)).c_str());
+    std::printf("pass (median): wall %.0f us, kernels %.0f us, restore %.0f us\n", r.wall_us.median,
+                r.kernel_sum_us.median, r.restore_us.median);
+    std::printf(
+        "overhead %.0f us = %.2fx memcpy of the restored bytes (%.0f us); target <= 1.5x: %s\n",
+        overhead, overhead / copy_us, copy_us, overhead <= 1.5 * copy_us ? "ok" : "MISSED");
+    ok = ok && overhead <= 1.5 * copy_us;
+    for (const auto& k : r.kernels) {
+      const bool long_kernel = k.original_us > 1000;
+      const bool close = std::abs(k.ratio_to_original - 1) <= 0.15;
+      std::printf("kernel %-6s original %.0f us, replayed median %.0f us, ratio %.2f%s\n",
+                  k.name.c_str(), k.original_us, k.duration_us.median, k.ratio_to_original,
+                  long_kernel ? (close ? " (within 15%: ok)" : " (within 15%: MISSED)") : "");
+      if (long_kernel) ok = ok && close;
+    }
+    std::filesystem::remove(path);
+    return ok ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "msprof_replay_pass_bench: %s\n", e.what());
+    return 1;
+  }
+}
