@@ -438,9 +438,14 @@ cl_event OpenClLoadedRange::enqueue_kernel(cl_command_queue q, const trace::Kern
         err = clSetKernelArg(kernel, arg.index, sizeof s, &s);
         break;
       }
-      case trace::ArgKind::Null:
-        err = clSetKernelArg(kernel, arg.index, sizeof(cl_mem), nullptr);
+      case trace::ArgKind::Null: {
+        // A pointer to a NULL handle, not a null pointer: that is a NULL
+        // buffer argument and also a zero 8-byte scalar, which a recorder
+        // cannot tell apart without argument information.
+        const cl_mem none = nullptr;
+        err = clSetKernelArg(kernel, arg.index, sizeof none, &none);
         break;
+      }
       case trace::ArgKind::Unset:
         break;
     }

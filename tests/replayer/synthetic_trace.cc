@@ -33,9 +33,9 @@ __kernel void scale(__global float* x, float s) {
 }
 )CL";
 constexpr const char* kSourcePart2 = R"CL(
-__kernel void negate(__global const float* c, __global float* e) {
+__kernel void negate(__global const float* c, __global float* e, long offset) {
   size_t i = get_global_id(0);
-  e[i] = -c[i];
+  e[i + offset] = -c[i + offset];
 }
 __kernel void group_sum(__global const int* in, __global int* out, __local int* tmp) {
   size_t l = get_local_id(0);
@@ -206,7 +206,7 @@ void write_records(TraceBuilder& out, const SyntheticOptions& options, const Loc
   const CaptureId add = 3, scale = 4, negate = 5, group_sum = 6;
   out.write(Kernel{add, 2, "add", 3, {}});
   out.write(Kernel{scale, 2, "scale", 2, {}});
-  out.write(Kernel{negate, 2, "negate", 2, {}});
+  out.write(Kernel{negate, 2, "negate", 3, {}});
   out.write(Kernel{group_sum, 2, "group_sum", 3, {}});
 
   const std::uint64_t n = kElements, bytes = n * 4;
@@ -257,8 +257,12 @@ void write_records(TraceBuilder& out, const SyntheticOptions& options, const Loc
       command(2, q0, 102, {100, 101},
               launch(add, n, kGroup,
                      {buffer_arg(0, kBufferA), buffer_arg(1, kBufferB), buffer_arg(2, kBufferC)})),
-      command(3, q1, 103, {102},
-              launch(negate, n, 0, {buffer_arg(0, kBufferC), buffer_arg(1, kBufferE)})),
+      command(
+          3, q1, 103, {102},
+          launch(
+              // a zero 8-byte scalar, recorded as Null (pyopencl offsets)
+              negate, n, 0,
+              {buffer_arg(0, kBufferC), buffer_arg(1, kBufferE), {2, ArgKind::Null, 0, 0, {}, 0}})),
       command(4, q0, 104, {},
               launch(scale, n, kGroup,
                      {buffer_arg(0, kBufferX), {1, ArgKind::Bytes, 0, 0, scalar_bytes(two), 0}})),
