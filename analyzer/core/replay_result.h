@@ -1,0 +1,51 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace msprof::analyze {
+
+// The statistics msprof-replay gives for a series of passes, in microseconds.
+struct PassStats {
+  double min = 0, median = 0, mean = 0, max = 0, stddev = 0;
+};
+
+struct ResultKernel {
+  std::uint64_t launch = 0, seq = 0;
+  std::string name, folder;
+  std::vector<std::uint64_t> global_size, local_size;
+  std::uint64_t work_groups = 0, bytes = 0;
+  double bandwidth_gbps = 0;
+  PassStats duration, queued;
+  std::vector<double> passes_us;
+  double original_us = 0, ratio_to_original = 0;
+};
+
+struct ResultRange {
+  std::string name, status, reason, program_source;
+  std::uint64_t passes = 0;
+  PassStats wall, kernel_sum;
+  std::uint64_t restored_bytes = 0;
+  std::string verification;  // bit-exact, differs, off
+  std::vector<ResultKernel> kernels;
+};
+
+// One msprof-replay result, as replayer/RESULTS.md describes summary.json.
+struct ReplayResult {
+  std::string path;  // as given
+  std::string trace, created;
+  std::string device_name, platform;
+  std::string replay_mode, cache_control;
+  std::uint64_t launch_count = 0, warm_up = 0;
+  std::vector<ResultRange> ranges;
+  // "range mode, 10 passes" and the like, to label this result next to another.
+  std::string label() const;
+};
+
+// `path` is an OPPROF_* folder or its summary.json. AnalyzeError when it is
+// missing, not JSON, or not what msprof-replay writes.
+ReplayResult load_replay_result(const std::filesystem::path& path);
+
+}  // namespace msprof::analyze

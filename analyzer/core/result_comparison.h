@@ -1,0 +1,32 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analyzer/core/replay_result.h"
+
+namespace msprof::analyze {
+
+struct ComparisonRow {
+  std::string range, kernel;   // kernel: "(kernels)" and "(wall)" for the range's totals
+  std::size_t occurrence = 0;  // n-th launch of this kernel name in the range
+  std::optional<PassStats> a, b;
+  double ratio() const;  // b median / a median; NaN when a side is missing or zero
+  // The pass ranges [min, max] do not overlap: the change is larger than the spread.
+  bool significant() const;
+};
+
+// Pairs ranges by name and kernels by name and occurrence within their range,
+// so results of a trace in range and kernel mode, or before and after a
+// kernel change, line up. Sorted by the factor of change, largest first, then
+// rows found in only one result.
+std::vector<ComparisonRow> compare_results(const ReplayResult& a, const ReplayResult& b);
+std::string comparison_text(const ReplayResult& a, const ReplayResult& b,
+                            const std::vector<ComparisonRow>& rows);
+nlohmann::ordered_json comparison_json(const ReplayResult& a, const ReplayResult& b,
+                                       const std::vector<ComparisonRow>& rows);
+
+}  // namespace msprof::analyze

@@ -1,0 +1,163 @@
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "analyzer/core/trace_repair.h"
+#include "analyzer/core/trace_verifier.h"
+#include "format/frame.h"
+#include "format/hash128.h"
+#include "format/trace_reader.h"
+#include "format/trace_writer.h"
+#include "tests/analyzer/cli_run.h"
+#include "tests/analyzer/example_trace.h"
+#include "tests/support/temp_dir.h"
+
+using namespace msprof;
+using msprof::test::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+bool mentions(const analyze::VerifyReport& report, const std::string& text) {
+  for (const auto& p : report.problems) {
+    if (p.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+void flip_byte(const fs::path& path, std::uint64_t at) {
+  std::fstream f(path, std::ios::binary | std::ios::in | std::ios::out);
+  f.seekg(static_cast<std::streamoff>(at));
+  const char c = static_cast<char>(f.get());
+  f.seekp(static_cast<std::streamoff>(at));
+  f.put(static_cast<char>(c ^ 0x40));
+}
+
+}  // namespace
+
+TEST_CASE("verify finds a freshly written trace sound, having read every frame") {
+  TempDir dir;
+  test::write_example_trace(dir / "example.fb");
+  const trace::TraceReader reader(dir / "example.fb");
+  const auto report = analyze::verify_trace(reader, "example.fb");
+  CHECK(report.sound());
+  CHECK(report.ranges == 5);
+  // Seven blobs given, six distinct: the quotient (|z / x|) equals the sum.
+  CHECK(report.blobs == 6);
+  CHECK(report.chunks == 6);
+  CHECK(report.frames == reader.frames().size());
+  const auto r = test::run_analyze({"verify", (dir / "example.fb").string()});
+  CHECK(r.status == 0);
+  CHECK(r.out.find("trace is sound") != std::string::npos);
+}
+
+TEST_CASE("verify reports a damaged chunk and exits 1") {
+  TempDir dir;
+  test::write_example_trace(dir / "example.fb");
+  std::uint64_t chunk = 0;
+  {
+    const trace::TraceReader reader(dir / "example.fb");
+    for (const auto& f : reader.frames()) {
+      if (f.type == static_cast<std::uint16_t>(trace::FrameType::BlobChunk)) chunk = f.offset;
+    }
+  }
+  flip_byte(dir / "example.fb", chunk + trace::kFrameHeaderSize + 3);
+  const trace::TraceReader reader(dir / "example.fb");
+  const auto report = analyze::verify_trace(reader, "example.fb");
+  CHECK_FALSE(report.sound());
+  CHECK(mentions(report, "blob-chunk frame at offset " + std::to_string(chunk)));
+  const auto r = test::run_analyze({"verify", (dir / "example.fb").string(), "--format", "json"});
+  CHECK(r.status == 1);
+  CHECK(nlohmann::json::parse(r.out)["sound"] == false);
+}
+
+TEST_CASE("verify reports references to blobs and objects the trace lacks") {
+  TempDir dir;
+  {
+    auto example = test::make_example_records();
+    trace::TraceWriter writer(dir / "dangling.fb");
+    for (const auto& blob : example.blobs) writer.put_blob(blob);
+    for (auto& record : example.records) {
+      if (auto* range = std::get_if<trace::Range>(&record); range && range->name == "range2") {
+        range->final_state[1].blob = {trace::Hash128{1, 2}, 64};
+        range->commands[0].queue = 99;
+        range->commands[1].wait_events = {77};
+      }
+      writer.write(record);
+    }
+    writer.close();
+  }
+  const auto report = analyze::verify_trace(trace::TraceReader(dir / "dangling.fb"), "dangling.fb");
+  CHECK(mentions(report, "range 12 'range2' final state of buffer 9 names blob"));
+  CHECK(mentions(report, "names queue 99, not in the trace"));
+  CHECK(mentions(report, "waits for event 77 of no earlier command"));
+  CHECK(report.problems.size() == 3);
+}
+
+TEST_CASE("a crashed trace (no trailer) is reported, and --repair writes a complete copy") {
+  TempDir dir;
+  test::write_example_trace(dir / "example.fb");
+  const trace::TraceReader pristine(dir / "example.fb");
+  // Cut inside the index frame: every record and blob is whole, the index and trailer are gone.
+  std::uint64_t last_end = 0;
+  for (const auto& f : pristine.frames()) last_end = std::max(last_end, f.offset + f.frame_size);
+  fs::copy_file(dir / "example.fb", dir / "crashed.fb");
+  fs::resize_file(dir / "crashed.fb", last_end + 10);
+
+  const trace::TraceReader crashed(dir / "crashed.fb");
+  REQUIRE(crashed.recovered());
+  const auto report = analyze::verify_trace(crashed, "crashed.fb");
+  CHECK_FALSE(report.sound());
+  CHECK(mentions(report, "no trailer"));
+  CHECK(analyze::verify_trace(pristine, "example.fb").sound());
+
+  const auto r = test::run_analyze(
+      {"verify", (dir / "crashed.fb").string(), "--repair", "-o", (dir / "repaired.fb").string()});
+  CHECK(r.status == 0);
+  CHECK(r.out.find("trace is NOT sound") != std::string::npos);
+  CHECK(r.err.find("sound") != std::string::npos);
+  const trace::TraceReader repaired(dir / "repaired.fb");
+  CHECK_FALSE(repaired.recovered());
+  CHECK(analyze::verify_trace(repaired, "repaired.fb").sound());
+  CHECK(repaired.read_all<trace::Range>() == pristine.read_all<trace::Range>());
+  CHECK(repaired.info() == pristine.info());
+  const auto range1 = pristine.read_all<trace::Range>()[0];
+  CHECK(repaired.read_blob(range1.final_state[2].blob) ==
+        pristine.read_blob(range1.final_state[2].blob));
+}
+
+TEST_CASE("repair leaves out a blob with a damaged chunk and the ranges that name it") {
+  TempDir dir;
+  const auto example = test::write_example_trace(dir / "example.fb");
+  const trace::Hash128 product = trace::hash128(example.blobs[3]);
+  std::uint64_t chunk = 0;
+  {
+    const trace::TraceReader reader(dir / "example.fb");
+    for (const auto& f : reader.frames()) {
+      if (f.type == static_cast<std::uint16_t>(trace::FrameType::BlobChunk) && f.key == product)
+        chunk = f.offset;
+    }
+  }
+  REQUIRE(chunk != 0);
+  flip_byte(dir / "example.fb", chunk + trace::kFrameHeaderSize + 1);
+  const auto repair =
+      analyze::repair_trace(trace::TraceReader(dir / "example.fb"), dir / "repaired.fb");
+  // range1 ends with the product, range2 starts from it.
+  CHECK(repair.dropped.size() == 3);
+  const trace::TraceReader repaired(dir / "repaired.fb");
+  CHECK(analyze::verify_trace(repaired, "repaired.fb").sound());
+  const auto ranges = repaired.read_all<trace::Range>();
+  REQUIRE(ranges.size() == 3);
+  CHECK(ranges[0].name == "nested");
+}
+
+TEST_CASE("--repair refuses to overwrite its input and needs -o") {
+  TempDir dir;
+  test::write_example_trace(dir / "example.fb");
+  const auto same = test::run_analyze(
+      {"verify", (dir / "example.fb").string(), "--repair", "-o", (dir / "example.fb").string()});
+  CHECK(same.status == 2);
+  CHECK(same.err.find("would overwrite") != std::string::npos);
+  const auto no_out = test::run_analyze({"verify", (dir / "example.fb").string(), "--repair"});
+  CHECK(no_out.status == 2);
+}
