@@ -1,0 +1,86 @@
+"""Recorder overhead, measured side by side in one run.
+
+    python3 bench/record/record_bench.py [--msprof-record PATH] [--runs 3]
+
+For 64 MiB and 1 MiB buffers (8 ranges of 6 kernels): the plain run, the
+recorded run (wall time of the whole program, best of --runs), their ratio,
+captured bytes per second of added time, and trace size / captured bytes.
+Then the cost of ranges that are never captured again: the same work with
+every range executed 20 times, with and without mstx annotations, recorded
+against plain.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def run(cmd, env=None):
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    wall = time.perf_counter() - t0
+    if p.returncode != 0:
+        sys.exit(f"record_bench: {' '.join(cmd)} failed: {p.stderr.strip()[-500:]}")
+    return wall, p.stdout, p.stderr
+
+
+def best(n, fn):
+    results = [fn() for _ in range(n)]
+    return min(results, key=lambda r: r[0])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--msprof-record", default=shutil.which("msprof-record") or "msprof-record")
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args()
+    workload = os.path.join(HERE, "workload.py")
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "recorder", "python"))
+    tmp = tempfile.mkdtemp(prefix="record-bench-")
+    trace = os.path.join(tmp, "bench.fb")
+    rows = []
+    for mib in (64, 1):
+        wl = ["python3", workload, "--mib", str(mib), "--ranges", "8"]
+        plain = best(args.runs, lambda: run(wl, env))
+        def recorded():
+            wall, out, err = run([args.msprof_record, "-f", "-o", trace, "--"] + wl)
+            return wall, out, err
+        rec = best(args.runs, recorded)
+        m = re.search(r"([\d.]+) (B|KiB|MiB|GiB) snapshotted", rec[2])
+        scale = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
+        captured = float(m.group(1)) * scale[m.group(2)] if m else float("nan")
+        size = os.path.getsize(trace)
+        added = rec[0] - plain[0]
+        assert plain[1].split()[-1] == rec[1].split()[-1], "recorded run computed something else"
+        rows.append((f"{mib} MiB x 3 buffers x 8 ranges", plain[0], rec[0], rec[0] / plain[0],
+                     captured / added / (1 << 20) if added > 0 else float("inf"), size / captured))
+    print(f"{'case':34} {'plain s':>8} {'recorded s':>11} {'ratio':>6} {'captured MiB/s added':>21} {'trace/captured':>15}")
+    for r in rows:
+        print(f"{r[0]:34} {r[1]:8.2f} {r[2]:11.2f} {r[3]:6.2f} {r[4]:21.0f} {r[5]:15.3f}")
+
+    # Ranges never captured again: 20 repeats, the work alone (work_s).
+    wl = ["python3", workload, "--mib", "1", "--ranges", "8", "--repeat", "20"]
+    plain = best(args.runs, lambda: run(wl + ["--no-mstx"], env))
+    once = best(args.runs, lambda: run([args.msprof_record, "-q", "-f", "-o", trace, "--"] + wl))
+    w_plain = float(plain[1].split()[1])
+    w_rec = float(once[1].split()[1])
+    print(f"\nrepeated ranges (1 MiB, 8 ranges x 20, first execution captured): plain work {w_plain:.3f} s,"
+          f" recorded work {w_rec:.3f} s, ratio {w_rec / w_plain:.2f}")
+    wl1 = ["python3", workload, "--mib", "1", "--ranges", "8", "--repeat", "1"]
+    one = best(args.runs, lambda: run([args.msprof_record, "-q", "-f", "-o", trace, "--"] + wl1))
+    per_rep_rec = (w_rec - float(one[1].split()[1])) / 19
+    per_rep_plain = w_plain / 20
+    print(f"per later repetition: plain {per_rep_plain * 1e3:.2f} ms, recorded {per_rep_rec * 1e3:.2f} ms"
+          f" (ratio {per_rep_rec / per_rep_plain:.2f})")
+    shutil.rmtree(tmp)
+
+
+if __name__ == "__main__":
+    main()
