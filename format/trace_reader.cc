@@ -163,7 +163,7 @@ void TraceReader::open_by_scan() {
     if (is_known_frame_type(header->type) &&
         header->type != static_cast<std::uint16_t>(FrameType::Index)) {
       try {
-        read_payload(entry);
+        check_stored(entry, *header);
       } catch (const TraceError& e) {
         warn(std::string("skipping a damaged frame: ") + e.what());
         pos += header->frame_size();
@@ -196,6 +196,23 @@ void TraceReader::check_schema_version() {
   }
 }
 
+void TraceReader::check_stored(const IndexEntry& entry, const FrameHeader& header) const {
+  // Payloads are stored compressed only when that is smaller, so a stored
+  // size above the raw size is damage; both are bounded before allocating.
+  if (header.raw_size > max_raw_size(header.type) || header.stored_size > header.raw_size) {
+    throw CorruptError("frame claims " + std::to_string(header.raw_size) + " bytes, more than allowed",
+                       entry.offset);
+  }
+  std::vector<std::byte> stored(header.stored_size);
+  source_.read(entry.offset + kFrameHeaderSize, stored);
+#ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+  if (hash64(stored) != header.payload_hash) {
+    throw CorruptError(std::string(frame_type_name(header.type)) + " frame fails its checksum",
+                       entry.offset);
+  }
+#endif
+}
+
 std::vector<std::byte> TraceReader::read_payload(const IndexEntry& entry) const {
   const auto header = header_at(entry.offset);
   if (!header) throw CorruptError("damaged frame header", entry.offset);
@@ -206,7 +223,7 @@ std::vector<std::byte> TraceReader::read_payload(const IndexEntry& entry) const 
   if (header->stored_size > source_.size() - entry.offset - kFrameHeaderSize) {
     throw TruncatedError("frame runs past the end of the trace", entry.offset);
   }
-  if (header->raw_size > max_raw_size(header->type)) {
+  if (header->raw_size > max_raw_size(header->type) || header->stored_size > header->raw_size) {
     throw CorruptError("frame claims " + std::to_string(header->raw_size) + " bytes, more than allowed",
                        entry.offset);
   }
@@ -223,9 +240,7 @@ std::vector<std::byte> TraceReader::read_payload(const IndexEntry& entry) const 
   }
 #endif
   if (!compressed) return stored;
-  std::vector<std::byte> raw(header->raw_size);
-  ZstdDecompressor().decompress(stored, raw, entry.offset);
-  return raw;
+  return ZstdDecompressor().decompress(stored, header->raw_size, entry.offset);
 }
 
 Record TraceReader::read_record(const IndexEntry& entry) const {

@@ -68,6 +68,8 @@ class TraceReader {
   void add_frame(const IndexEntry& entry);
   void check_schema_version();
   std::optional<FrameHeader> header_at(std::uint64_t offset) const;
+  // A scan checks what a frame stores without decompressing it.
+  void check_stored(const IndexEntry& entry, const FrameHeader& header) const;
   std::uint64_t resync(std::uint64_t from) const;
 
   FileSource source_;

@@ -28,17 +28,29 @@ ZstdDecompressor::ZstdDecompressor() : dctx_(ZSTD_createDCtx()) {
 
 ZstdDecompressor::~ZstdDecompressor() { ZSTD_freeDCtx(dctx_); }
 
-void ZstdDecompressor::decompress(std::span<const std::byte> in, std::span<std::byte> out,
-                                  std::uint64_t offset) {
+std::vector<std::byte> ZstdDecompressor::decompress(std::span<const std::byte> in,
+                                                    std::uint64_t raw_size, std::uint64_t offset) {
+  const unsigned long long content = ZSTD_getFrameContentSize(in.data(), in.size());
+  if (content == ZSTD_CONTENTSIZE_ERROR || content == ZSTD_CONTENTSIZE_UNKNOWN ||
+      content != raw_size) {
+    throw CorruptError("frame payload is not the zstd frame its header announces", offset);
+  }
+  const std::size_t frame = ZSTD_findFrameCompressedSize(in.data(), in.size());
+  if (ZSTD_isError(frame) || frame != in.size()) {
+    throw CorruptError("frame payload is a damaged or incomplete zstd frame", offset);
+  }
+  std::vector<std::byte> out(raw_size);
   const std::size_t n = ZSTD_decompressDCtx(dctx_, out.data(), out.size(), in.data(), in.size());
   if (ZSTD_isError(n)) {
-    throw CorruptError(std::string("frame payload does not decompress: ") + ZSTD_getErrorName(n), offset);
-  }
-  if (n != out.size()) {
-    throw CorruptError("frame payload decompresses to " + std::to_string(n) + " bytes, header says " +
-                           std::to_string(out.size()),
+    throw CorruptError(std::string("frame payload does not decompress: ") + ZSTD_getErrorName(n),
                        offset);
   }
+  if (n != out.size()) {
+    throw CorruptError("frame payload decompresses to " + std::to_string(n) +
+                           " bytes, header says " + std::to_string(out.size()),
+                       offset);
+  }
+  return out;
 }
 
 }  // namespace msprof::trace

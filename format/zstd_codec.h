@@ -34,8 +34,12 @@ class ZstdDecompressor {
   ZstdDecompressor(const ZstdDecompressor&) = delete;
   ZstdDecompressor& operator=(const ZstdDecompressor&) = delete;
 
-  // Exactly out.size() bytes must come out, else CorruptError at `offset`.
-  void decompress(std::span<const std::byte> in, std::span<std::byte> out, std::uint64_t offset);
+  // Exactly `raw_size` bytes must come out, else CorruptError at `offset`.
+  // The claim is checked against the zstd frame before anything is
+  // allocated, so a damaged size never costs more memory than the stored
+  // blocks can really produce.
+  std::vector<std::byte> decompress(std::span<const std::byte> in, std::uint64_t raw_size,
+                                    std::uint64_t offset);
 
  private:
   ZSTD_DCtx_s* dctx_;

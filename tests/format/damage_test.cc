@@ -242,3 +242,25 @@ TEST_CASE("sealing a trace cut short keeps every whole frame and makes it comple
   for (const auto& blob : sample.blobs) CHECK(reader.read_blob({hash128(blob), blob.size()}) == blob);
   CHECK(seal_trace(dir / "cut.fb").was_complete);
 }
+
+TEST_CASE("frames claiming huge raw sizes are refused before anything is allocated") {
+  TempDir dir;
+  {
+    std::ofstream out(dir / "bomb.fb", std::ios::binary);
+    const auto head = encode_file_header();
+    out.write(reinterpret_cast<const char*>(head.data()), head.size());
+    for (int i = 0; i < 200; ++i) {
+      FrameHeader h;
+      h.type = static_cast<std::uint16_t>(FrameType::Range);
+      h.flags = kFrameFlagZstd;
+      h.stored_size = 0;
+      h.raw_size = kMaxRecordRawSize;
+      h.payload_hash = hash64({});
+      const auto bytes = encode_frame_header(h);
+      out.write(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    }
+  }
+  TraceReader reader(dir / "bomb.fb");
+  CHECK(reader.recovered());
+  CHECK(reader.records().empty());
+}
