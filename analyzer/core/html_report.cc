@@ -47,6 +47,7 @@ std::string meta_table(const ReplayResult& r) {
   row("passes",
       std::to_string(r.launch_count) + " measured, " + std::to_string(r.warm_up) + " warm-up");
   row("cache control", r.cache_control);
+  for (const auto& note : r.notes) row("note", note);
   return out + "</table>";
 }
 

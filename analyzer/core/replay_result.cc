@@ -1,6 +1,7 @@
 #include "analyzer/core/replay_result.h"
 
 #include <fstream>
+#include <limits>
 
 #include <nlohmann/json.hpp>
 
@@ -16,15 +17,31 @@ namespace {
 constexpr const char* kFormat = "msprof-replay-result";
 constexpr int kVersion = 1;
 
+// msprof-replay writes non-finite numbers as null; they read as NaN here.
+double number(const json& j, const char* key) {
+  if (!j.contains(key) || j.at(key).is_null()) return std::numeric_limits<double>::quiet_NaN();
+  return j.at(key).get<double>();
+}
+
+std::uint64_t count(const json& j, const char* key) {
+  if (!j.contains(key) || j.at(key).is_null()) return 0;
+  return j.at(key).get<std::uint64_t>();
+}
+
+std::string text(const json& j, const char* key) {
+  if (!j.contains(key) || j.at(key).is_null()) return {};
+  return j.at(key).get<std::string>();
+}
+
 PassStats stats(const json& j, const char* key) {
   PassStats s;
   if (!j.contains(key) || j.at(key).is_null()) return s;
   const json& v = j.at(key);
-  s.min = v.value("min", 0.0);
-  s.median = v.value("median", 0.0);
-  s.mean = v.value("mean", 0.0);
-  s.max = v.value("max", 0.0);
-  s.stddev = v.value("stddev", 0.0);
+  s.min = number(v, "min");
+  s.median = number(v, "median");
+  s.mean = number(v, "mean");
+  s.max = number(v, "max");
+  s.stddev = number(v, "stddev");
   return s;
 }
 
@@ -36,35 +53,36 @@ std::vector<T> list(const json& j, const char* key) {
 
 ResultKernel kernel(const json& j) {
   ResultKernel k;
-  k.launch = j.value("launch", std::uint64_t{0});
-  k.seq = j.value("seq", std::uint64_t{0});
-  k.name = j.value("name", std::string());
-  k.folder = j.value("folder", std::string());
+  k.launch = count(j, "launch");
+  k.seq = count(j, "seq");
+  k.name = text(j, "name");
+  k.folder = text(j, "folder");
   k.global_size = list<std::uint64_t>(j, "global_size");
   k.local_size = list<std::uint64_t>(j, "local_size");
-  k.work_groups = j.value("work_groups", std::uint64_t{0});
-  k.bytes = j.value("bytes", std::uint64_t{0});
-  k.bandwidth_gbps = j.value("bandwidth_gbps", 0.0);
+  k.work_groups = count(j, "work_groups");
+  k.bytes = count(j, "bytes");
+  k.bandwidth_gbps = number(j, "bandwidth_gbps");
   k.duration = stats(j, "duration_us");
   k.queued = stats(j, "queued_us");
   k.passes_us = list<double>(j, "passes_us");
-  k.original_us = j.value("original_us", 0.0);
-  k.ratio_to_original = j.value("ratio_to_original", 0.0);
+  k.original_us = number(j, "original_us");
+  k.ratio_to_original = number(j, "ratio_to_original");
   return k;
 }
 
 ResultRange range(const json& j) {
   ResultRange r;
   r.name = j.at("name").get<std::string>();
-  r.status = j.value("status", std::string());
-  r.reason = j.value("reason", std::string());
-  r.program_source = j.value("program_source", std::string());
-  r.passes = j.value("passes", std::uint64_t{0});
+  r.status = text(j, "status");
+  r.reason = text(j, "reason");
+  r.program_source = text(j, "program_source");
+  r.passes = count(j, "passes");
   r.wall = stats(j, "wall_us");
   r.kernel_sum = stats(j, "kernel_sum_us");
-  r.restored_bytes = j.value("restored_bytes", std::uint64_t{0});
+  r.restore = stats(j, "restore_us");
+  r.restored_bytes = count(j, "restored_bytes");
   if (j.contains("verification") && j.at("verification").is_object()) {
-    r.verification = j.at("verification").value("status", std::string());
+    r.verification = text(j.at("verification"), "status");
   }
   if (j.contains("kernels")) {
     for (const auto& k : j.at("kernels")) r.kernels.push_back(kernel(k));
@@ -107,7 +125,7 @@ ReplayResult load_replay_result(const fs::path& path) {
         file.string() +
         " is not JSON, so not a replay result; give a summary.json written by msprof-replay");
   }
-  if (!j.is_object() || j.value("format", std::string()) != kFormat) {
+  if (!j.is_object() || !j.contains("format") || j.at("format") != kFormat) {
     throw AnalyzeError(file.string() + " is not a replay result (its \"format\" is not \"" +
                        kFormat + "\"); give a summary.json written by msprof-replay");
   }
@@ -120,19 +138,20 @@ ReplayResult load_replay_result(const fs::path& path) {
     }
     ReplayResult r;
     r.path = path.string();
-    r.trace = j.value("trace", std::string());
-    r.created = j.value("created", std::string());
+    r.trace = text(j, "trace");
+    r.created = text(j, "created");
     if (j.contains("device") && j.at("device").is_object()) {
-      r.device_name = j.at("device").value("name", std::string());
-      r.platform = j.at("device").value("platform", std::string());
+      r.device_name = text(j.at("device"), "name");
+      r.platform = text(j.at("device"), "platform");
     }
     if (j.contains("options") && j.at("options").is_object()) {
       const json& o = j.at("options");
-      r.replay_mode = o.value("replay_mode", std::string());
-      r.cache_control = o.value("cache_control", std::string());
-      r.launch_count = o.value("launch_count", std::uint64_t{0});
-      r.warm_up = o.value("warm_up", std::uint64_t{0});
+      r.replay_mode = text(o, "replay_mode");
+      r.cache_control = text(o, "cache_control");
+      r.launch_count = count(o, "launch_count");
+      r.warm_up = count(o, "warm_up");
     }
+    r.notes = list<std::string>(j, "notes");
     for (const auto& range_json : j.at("ranges")) r.ranges.push_back(range(range_json));
     return r;
   } catch (const json::exception& e) {

@@ -7,7 +7,8 @@
 
 namespace msprof::analyze {
 
-// The statistics msprof-replay gives for a series of passes, in microseconds.
+// The statistics msprof-replay gives for a series of passes, in microseconds;
+// NaN where it wrote null (not finite) or nothing.
 struct PassStats {
   double min = 0, median = 0, mean = 0, max = 0, stddev = 0;
 };
@@ -24,9 +25,9 @@ struct ResultKernel {
 };
 
 struct ResultRange {
-  std::string name, status, reason, program_source;
+  std::string name, status, reason, program_source;  // status: replayed, skipped, failed
   std::uint64_t passes = 0;
-  PassStats wall, kernel_sum;
+  PassStats wall, kernel_sum, restore;  // restore is outside wall
   std::uint64_t restored_bytes = 0;
   std::string verification;  // bit-exact, differs, off
   std::vector<ResultKernel> kernels;
@@ -38,6 +39,7 @@ struct ReplayResult {
   std::string trace, created;
   std::string device_name, platform;
   std::string replay_mode, cache_control;
+  std::vector<std::string> notes;  // fallbacks the replayer took
   std::uint64_t launch_count = 0, warm_up = 0;
   std::vector<ResultRange> ranges;
   // "range mode, 10 passes" and the like, to label this result next to another.

@@ -58,6 +58,11 @@ std::string open_svg(const std::string& cls, double height, const std::string& t
          html_escape(title) + "</text>";
 }
 
+// Geometry of missing (NaN) values: none.
+double clean(double v) {
+  return std::isfinite(v) ? v : 0.0;
+}
+
 }  // namespace
 
 std::string html_escape(const std::string& text) {
@@ -121,7 +126,11 @@ std::string bar_chart_svg(const std::string& title, const std::vector<Bar>& bars
 }
 
 std::string grouped_bar_svg(const std::string& title, const std::vector<std::string>& labels,
-                            const std::vector<Series>& series, const std::string& unit) {
+                            const std::vector<Series>& given, const std::string& unit) {
+  std::vector<Series> series = given;
+  for (auto& s : series) {
+    for (auto& v : s.values) v = clean(v);
+  }
   const double bar = 14;
   const double group = bar * static_cast<double>(series.size()) + 10;
   const double top = 30 + 18 * static_cast<double>(series.size());

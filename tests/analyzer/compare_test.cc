@@ -3,11 +3,16 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fstream>
+
+#include "analyzer/core/html_report.h"
 #include "analyzer/core/result_comparison.h"
 #include "tests/analyzer/cli_run.h"
 #include "tests/analyzer/golden_file.h"
+#include "tests/support/temp_dir.h"
 
 using namespace msprof;
+using msprof::test::TempDir;
 
 namespace {
 
@@ -55,4 +60,26 @@ TEST_CASE("compare --format json on the command line") {
   const auto json = nlohmann::json::parse(r.out);
   CHECK(json["rows"].size() == 8);
   CHECK(json["a"]["label"] == "range mode, 5 passes, 2026-12-02T18:15:00Z");
+}
+
+TEST_CASE(
+    "results with nulls (non-finite numbers), notes and a failed range load, compare and report") {
+  TempDir dir;
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(kRange + "/summary.json"));
+  j["notes"] = {"program rebuilt from source: the binary was built for another device"};
+  j["ranges"][0]["kernels"][0]["original_us"] = nullptr;
+  j["ranges"][0]["kernels"][1]["duration_us"]["stddev"] = nullptr;
+  j["ranges"][1]["status"] = "failed";
+  j["ranges"][1]["reason"] = "CL_OUT_OF_RESOURCES in pass 3";
+  std::ofstream(dir / "summary.json") << j.dump();
+  const auto result = analyze::load_replay_result(dir / "summary.json");
+  REQUIRE(result.notes.size() == 1);
+  CHECK(std::isnan(result.ranges[0].kernels[0].original_us));
+  CHECK(result.ranges[1].status == "failed");
+  const auto rows = analyze::compare_results(result, analyze::load_replay_result(kKernel));
+  CHECK(rows.size() == 8);  // range2 is only in B now
+  const std::string html = analyze::html_report(result, nullptr);
+  CHECK(html.find("CL_OUT_OF_RESOURCES in pass 3") != std::string::npos);
+  CHECK(html.find("program rebuilt from source") != std::string::npos);
+  CHECK(html.find("nan") == std::string::npos);
 }
