@@ -25,7 +25,7 @@ debian_packages=(
   flatbuffers-compiler libflatbuffers-dev
   libzstd-dev zstd libxxhash-dev libcli11-dev doctest-dev
   ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-headers pocl-opencl-icd clinfo
-  libclblast-dev libclang-rt-14-dev
+  libclblast-dev libclang-rt-14-dev nlohmann-json3-dev
   python3 python3-pip chromium
 )
 
