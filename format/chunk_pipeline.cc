@@ -5,7 +5,8 @@
 
 namespace msprof::trace {
 
-ChunkPipeline::ChunkPipeline(FileSink& sink, unsigned workers, int level, std::uint64_t memory_bound)
+ChunkPipeline::ChunkPipeline(FileSink& sink, unsigned workers, int level,
+                             std::uint64_t memory_bound)
     : sink_(sink), level_(level), memory_bound_(memory_bound) {
   for (unsigned i = 0; i < workers; ++i) workers_.emplace_back([this] { run_worker(); });
 }
@@ -23,19 +24,18 @@ void ChunkPipeline::rethrow_locked() {
   if (error_) std::rethrow_exception(error_);
 }
 
-void ChunkPipeline::write_chunk(ZstdCompressor& compressor, const Job& job,
-                                std::vector<std::byte>& scratch) {
+void ChunkPipeline::write_chunk(ZstdCompressor& compressor, const Job& job) {
   FrameHeader header;
   header.type = static_cast<std::uint16_t>(FrameType::BlobChunk);
   header.raw_size = job.data.size();
   header.key = job.key;
+  header.flags = kFrameFlagContentKeyed;
   std::span<const std::byte> payload = job.data;
-  if (compressor.compress(job.data, scratch)) {
-    header.flags = kFrameFlagZstd;
-    payload = scratch;
+  if (const auto compressed = compressor.compress(job.data)) {
+    header.flags |= kFrameFlagZstd;
+    payload = *compressed;
   }
   header.stored_size = payload.size();
-  header.payload_hash = hash64(payload);
   sink_.append_frame(header, payload);
   std::lock_guard lock(mutex_);
   stats_.raw_bytes += job.data.size();
@@ -50,8 +50,9 @@ void ChunkPipeline::submit(const Hash128& key, std::vector<std::byte> data) {
       rethrow_locked();
     }
     ZstdCompressor compressor(level_);
-    std::vector<std::byte> scratch;
-    write_chunk(compressor, Job{key, std::move(data)}, scratch);
+    Job job{key, std::move(data)};
+    write_chunk(compressor, job);
+    recycle(std::move(job.data));
     return;
   }
   std::unique_lock lock(mutex_);
@@ -73,6 +74,26 @@ void ChunkPipeline::drain() {
   rethrow_locked();
 }
 
+std::vector<std::byte> ChunkPipeline::take_buffer() {
+  std::lock_guard lock(mutex_);
+  if (free_.empty()) return {};
+  std::vector<std::byte> buffer = std::move(free_.back());
+  free_.pop_back();
+  return buffer;
+}
+
+void ChunkPipeline::recycle(std::vector<std::byte> buffer) {
+  std::lock_guard lock(mutex_);
+  recycle_locked(std::move(buffer));
+}
+
+void ChunkPipeline::recycle_locked(std::vector<std::byte> buffer) {
+  // Enough to cover what may be in flight; beyond that memory goes back.
+  if (free_.size() * buffer.capacity() >= memory_bound_ + buffer.capacity() * 2) return;
+  buffer.clear();
+  free_.push_back(std::move(buffer));
+}
+
 ChunkPipeline::Stats ChunkPipeline::stats() const {
   std::lock_guard lock(mutex_);
   return stats_;
@@ -80,7 +101,6 @@ ChunkPipeline::Stats ChunkPipeline::stats() const {
 
 void ChunkPipeline::run_worker() {
   ZstdCompressor compressor(level_);
-  std::vector<std::byte> scratch;
   for (;;) {
     Job job;
     {
@@ -92,15 +112,15 @@ void ChunkPipeline::run_worker() {
     }
     const std::uint64_t size = job.data.size();
     try {
-      write_chunk(compressor, job, scratch);
+      write_chunk(compressor, job);
     } catch (...) {
       std::lock_guard lock(mutex_);
       if (!error_) error_ = std::current_exception();
     }
-    job.data = {};
     {
       std::lock_guard lock(mutex_);
       bytes_in_flight_ -= size;
+      recycle_locked(std::move(job.data));
     }
     space_ready_.notify_all();
   }

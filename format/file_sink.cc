@@ -55,7 +55,8 @@ void FileSink::write_at(std::uint64_t offset, std::span<const std::byte> a,
   }
 }
 
-std::uint64_t FileSink::append_frame(const FrameHeader& header, std::span<const std::byte> payload) {
+std::uint64_t FileSink::append_frame(const FrameHeader& header,
+                                     std::span<const std::byte> payload) {
   const auto head = encode_frame_header(header);
   const std::uint64_t offset = end_.fetch_add(header.frame_size());
   write_at(offset, head, payload);

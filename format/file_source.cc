@@ -17,7 +17,7 @@ FileSource::FileSource(const std::filesystem::path& path) : path_(path) {
   if (fd_ < 0) {
     throw IoError("cannot open trace " + path.string() + ": " + std::strerror(errno));
   }
-  struct stat st{};
+  struct stat st {};
   if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd_);
     fd_ = -1;
@@ -38,13 +38,15 @@ void FileSource::read(std::uint64_t offset, std::span<std::byte> out) const {
   }
   std::size_t done = 0;
   while (done < out.size()) {
-    const ssize_t n = ::pread(fd_, out.data() + done, out.size() - done,
-                              static_cast<off_t>(offset + done));
+    const ssize_t n =
+        ::pread(fd_, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
     if (n < 0) {
       if (errno == EINTR) continue;
-      throw IoError("cannot read trace " + path_.string() + ": " + std::strerror(errno), offset + done);
+      throw IoError("cannot read trace " + path_.string() + ": " + std::strerror(errno),
+                    offset + done);
     }
-    if (n == 0) throw TruncatedError("trace " + path_.string() + " shrank while being read", offset + done);
+    if (n == 0)
+      throw TruncatedError("trace " + path_.string() + " shrank while being read", offset + done);
     done += static_cast<std::size_t>(n);
   }
 }

@@ -40,17 +40,28 @@ bool is_record_frame_type(std::uint16_t type) {
 
 std::string_view frame_type_name(std::uint16_t type) {
   switch (static_cast<FrameType>(type)) {
-    case FrameType::TraceInfo: return "trace-info";
-    case FrameType::Context: return "context";
-    case FrameType::Program: return "program";
-    case FrameType::Kernel: return "kernel";
-    case FrameType::Buffer: return "buffer";
-    case FrameType::Queue: return "queue";
-    case FrameType::Sampler: return "sampler";
-    case FrameType::Range: return "range";
-    case FrameType::BlobManifest: return "blob-manifest";
-    case FrameType::BlobChunk: return "blob-chunk";
-    case FrameType::Index: return "index";
+    case FrameType::TraceInfo:
+      return "trace-info";
+    case FrameType::Context:
+      return "context";
+    case FrameType::Program:
+      return "program";
+    case FrameType::Kernel:
+      return "kernel";
+    case FrameType::Buffer:
+      return "buffer";
+    case FrameType::Queue:
+      return "queue";
+    case FrameType::Sampler:
+      return "sampler";
+    case FrameType::Range:
+      return "range";
+    case FrameType::BlobManifest:
+      return "blob-manifest";
+    case FrameType::BlobChunk:
+      return "blob-chunk";
+    case FrameType::Index:
+      return "index";
   }
   return "unknown";
 }
@@ -69,12 +80,12 @@ FileHeader decode_file_header(std::span<const std::byte> bytes) {
   }
   FileHeader header{get<std::uint32_t>(bytes, 8), get<std::uint32_t>(bytes, 12)};
   if (header.min_reader_version > kContainerVersion || header.container_version == 0) {
-    throw UnsupportedVersionError("trace container version " + std::to_string(header.container_version) +
-                                      " needs a reader of version " +
-                                      std::to_string(header.min_reader_version) +
-                                      "; this reader is version " +
-                                      std::to_string(kContainerVersion) + ": update msprof-replay",
-                                  8);
+    throw UnsupportedVersionError(
+        "trace container version " + std::to_string(header.container_version) +
+            " needs a reader of version " + std::to_string(header.min_reader_version) +
+            "; this reader is version " + std::to_string(kContainerVersion) +
+            ": update msprof-replay",
+        8);
   }
   return header;
 }

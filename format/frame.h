@@ -34,6 +34,10 @@ bool is_record_frame_type(std::uint16_t type);
 std::string_view frame_type_name(std::uint16_t type);
 
 inline constexpr std::uint16_t kFrameFlagZstd = 1u << 0;
+// The payload checksum is left out (0): the frame's key is the XXH3-128 of
+// its raw content and is checked after decompression instead. Blob chunks
+// use it, to spare a pass over every byte on the writer's hot path.
+inline constexpr std::uint16_t kFrameFlagContentKeyed = 1u << 1;
 
 // File header: magic and the container versions.
 inline constexpr std::array<char, 8> kFileMagic = {'M', 'S', 'P', 'R', 'T', 'R', 'C', '\n'};

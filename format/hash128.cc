@@ -20,7 +20,9 @@ Hash128 hash128(std::span<const std::byte> data) {
   return {h.low64, h.high64};
 }
 
-std::uint64_t hash64(std::span<const std::byte> data) { return XXH3_64bits(data.data(), data.size()); }
+std::uint64_t hash64(std::span<const std::byte> data) {
+  return XXH3_64bits(data.data(), data.size());
+}
 
 struct Hasher128::State {
   XXH3_state_t* xxh = nullptr;

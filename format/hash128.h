@@ -40,7 +40,9 @@ class Hasher128 {
 };
 
 struct Hash128Hasher {
-  std::size_t operator()(const Hash128& h) const noexcept { return h.lo ^ (h.hi * 0x9E3779B97F4A7C15ull); }
+  std::size_t operator()(const Hash128& h) const noexcept {
+    return h.lo ^ (h.hi * 0x9E3779B97F4A7C15ull);
+  }
 };
 
 }  // namespace msprof::trace

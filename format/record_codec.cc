@@ -15,8 +15,12 @@ using flatbuffers::Offset;
 
 // ---- encoding -------------------------------------------------------------
 
-fb::Hash128 to_fb(const Hash128& h) { return fb::Hash128(h.lo, h.hi); }
-fb::BlobRef to_fb(const BlobRef& b) { return fb::BlobRef(to_fb(b.hash), b.size); }
+fb::Hash128 to_fb(const Hash128& h) {
+  return fb::Hash128(h.lo, h.hi);
+}
+fb::BlobRef to_fb(const BlobRef& b) {
+  return fb::BlobRef(to_fb(b.hash), b.size);
+}
 
 template <typename T>
 auto vec(FlatBufferBuilder& fbb, const std::vector<T>& v) {
@@ -28,19 +32,19 @@ auto strings(FlatBufferBuilder& fbb, const std::vector<std::string>& v) {
 }
 
 Offset<fb::DeviceInfo> encode(FlatBufferBuilder& fbb, const DeviceInfo& d) {
-  return fb::CreateDeviceInfo(
-      fbb, fbb.CreateString(d.platform_name), fbb.CreateString(d.platform_version),
-      fbb.CreateString(d.device_name), fbb.CreateString(d.vendor), fbb.CreateString(d.driver_version),
-      fbb.CreateString(d.device_version), fbb.CreateString(d.device_type), d.compute_units,
-      d.global_mem_bytes, d.local_mem_bytes, d.global_cache_bytes, d.cacheline_bytes, d.max_clock_mhz,
-      d.max_work_group_size, d.address_bits);
+  return fb::CreateDeviceInfo(fbb, fbb.CreateString(d.platform_name),
+                              fbb.CreateString(d.platform_version), fbb.CreateString(d.device_name),
+                              fbb.CreateString(d.vendor), fbb.CreateString(d.driver_version),
+                              fbb.CreateString(d.device_version), fbb.CreateString(d.device_type),
+                              d.compute_units, d.global_mem_bytes, d.local_mem_bytes,
+                              d.global_cache_bytes, d.cacheline_bytes, d.max_clock_mhz,
+                              d.max_work_group_size, d.address_bits);
 }
 
 Offset<void> encode(FlatBufferBuilder& fbb, const TraceInfo& t) {
-  auto options = fb::CreateCaptureOptions(fbb, strings(fbb, t.options.include),
-                                          strings(fbb, t.options.exclude), t.options.final_state,
-                                          t.options.kill, t.options.compression_level,
-                                          t.options.memory_bound);
+  auto options = fb::CreateCaptureOptions(
+      fbb, strings(fbb, t.options.include), strings(fbb, t.options.exclude), t.options.final_state,
+      t.options.kill, t.options.compression_level, t.options.memory_bound);
   std::vector<Offset<fb::DeviceInfo>> devices;
   for (const auto& d : t.devices) devices.push_back(encode(fbb, d));
   return fb::CreateTraceInfo(fbb, t.schema_version, t.min_reader_version,
@@ -67,17 +71,18 @@ Offset<void> encode(FlatBufferBuilder& fbb, const Program& p) {
   const auto il = to_fb(p.il);
   return fb::CreateProgram(fbb, p.id, p.context, static_cast<fb::ProgramKind>(p.kind),
                            strings(fbb, p.sources), &il, encode_binaries(fbb, p.given_binaries),
-                           fbb.CreateString(p.build_options), encode_binaries(fbb, p.built_binaries),
-                           vec(fbb, p.devices), fbb.CreateString(p.kernel_names))
+                           fbb.CreateString(p.build_options),
+                           encode_binaries(fbb, p.built_binaries), vec(fbb, p.devices),
+                           fbb.CreateString(p.kernel_names))
       .Union();
 }
 
 Offset<void> encode(FlatBufferBuilder& fbb, const Kernel& k) {
   std::vector<Offset<fb::KernelArgInfo>> info;
   for (const auto& a : k.arg_info) {
-    info.push_back(fb::CreateKernelArgInfo(fbb, fbb.CreateString(a.name), fbb.CreateString(a.type_name),
-                                           a.address_qualifier, a.access_qualifier,
-                                           a.type_qualifier));
+    info.push_back(fb::CreateKernelArgInfo(fbb, fbb.CreateString(a.name),
+                                           fbb.CreateString(a.type_name), a.address_qualifier,
+                                           a.access_qualifier, a.type_qualifier));
   }
   return fb::CreateKernel(fbb, k.id, k.program, fbb.CreateString(k.name), k.num_args,
                           fbb.CreateVector(info))
@@ -136,9 +141,9 @@ struct BodyEncoder {
   }
   std::pair<fb::CommandBody, Offset<void>> operator()(const BufferCopy& c) const {
     const auto rect = encode_rect(fbb, c.rect);
-    return {fb::CommandBody::BufferCopy,
-            fb::CreateBufferCopy(fbb, c.src, c.dst, c.src_offset, c.dst_offset, c.size, rect)
-                .Union()};
+    return {
+        fb::CommandBody::BufferCopy,
+        fb::CreateBufferCopy(fbb, c.src, c.dst, c.src_offset, c.dst_offset, c.size, rect).Union()};
   }
   std::pair<fb::CommandBody, Offset<void>> operator()(const BufferFill& f) const {
     return {fb::CommandBody::BufferFill,
@@ -182,8 +187,8 @@ Offset<void> encode(FlatBufferBuilder& fbb, const Range& r) {
   }
   std::vector<Offset<fb::CommandTiming>> timings;
   for (const auto& t : r.timings) {
-    timings.push_back(
-        fb::CreateCommandTiming(fbb, t.command_seq, t.queued_ns, t.submit_ns, t.start_ns, t.end_ns));
+    timings.push_back(fb::CreateCommandTiming(fbb, t.command_seq, t.queued_ns, t.submit_ns,
+                                              t.start_ns, t.end_ns));
   }
   return fb::CreateRange(fbb, r.id, fbb.CreateString(r.name), fbb.CreateString(r.domain), r.order,
                          r.thread_id, r.stream, r.start_ns, r.end_ns,
@@ -205,15 +210,42 @@ Offset<void> encode(FlatBufferBuilder& fbb, const BlobManifest& m) {
 
 template <typename T>
 constexpr std::pair<FrameType, fb::RecordBody> kinds_of();
-template <> constexpr std::pair<FrameType, fb::RecordBody> kinds_of<TraceInfo>() { return {FrameType::TraceInfo, fb::RecordBody::TraceInfo}; }
-template <> constexpr std::pair<FrameType, fb::RecordBody> kinds_of<Context>() { return {FrameType::Context, fb::RecordBody::Context}; }
-template <> constexpr std::pair<FrameType, fb::RecordBody> kinds_of<Program>() { return {FrameType::Program, fb::RecordBody::Program}; }
-template <> constexpr std::pair<FrameType, fb::RecordBody> kinds_of<Kernel>() { return {FrameType::Kernel, fb::RecordBody::Kernel}; }
-template <> constexpr std::pair<FrameType, fb::RecordBody> kinds_of<Buffer>() { return {FrameType::Buffer, fb::RecordBody::Buffer}; }
-template <> constexpr std::pair<FrameType, fb::RecordBody> kinds_of<Queue>() { return {FrameType::Queue, fb::RecordBody::Queue}; }
-template <> constexpr std::pair<FrameType, fb::RecordBody> kinds_of<Sampler>() { return {FrameType::Sampler, fb::RecordBody::Sampler}; }
-template <> constexpr std::pair<FrameType, fb::RecordBody> kinds_of<Range>() { return {FrameType::Range, fb::RecordBody::Range}; }
-template <> constexpr std::pair<FrameType, fb::RecordBody> kinds_of<BlobManifest>() { return {FrameType::BlobManifest, fb::RecordBody::BlobManifest}; }
+template <>
+constexpr std::pair<FrameType, fb::RecordBody> kinds_of<TraceInfo>() {
+  return {FrameType::TraceInfo, fb::RecordBody::TraceInfo};
+}
+template <>
+constexpr std::pair<FrameType, fb::RecordBody> kinds_of<Context>() {
+  return {FrameType::Context, fb::RecordBody::Context};
+}
+template <>
+constexpr std::pair<FrameType, fb::RecordBody> kinds_of<Program>() {
+  return {FrameType::Program, fb::RecordBody::Program};
+}
+template <>
+constexpr std::pair<FrameType, fb::RecordBody> kinds_of<Kernel>() {
+  return {FrameType::Kernel, fb::RecordBody::Kernel};
+}
+template <>
+constexpr std::pair<FrameType, fb::RecordBody> kinds_of<Buffer>() {
+  return {FrameType::Buffer, fb::RecordBody::Buffer};
+}
+template <>
+constexpr std::pair<FrameType, fb::RecordBody> kinds_of<Queue>() {
+  return {FrameType::Queue, fb::RecordBody::Queue};
+}
+template <>
+constexpr std::pair<FrameType, fb::RecordBody> kinds_of<Sampler>() {
+  return {FrameType::Sampler, fb::RecordBody::Sampler};
+}
+template <>
+constexpr std::pair<FrameType, fb::RecordBody> kinds_of<Range>() {
+  return {FrameType::Range, fb::RecordBody::Range};
+}
+template <>
+constexpr std::pair<FrameType, fb::RecordBody> kinds_of<BlobManifest>() {
+  return {FrameType::BlobManifest, fb::RecordBody::BlobManifest};
+}
 
 std::vector<std::byte> finish(FlatBufferBuilder& fbb) {
   const auto* data = reinterpret_cast<const std::byte*>(fbb.GetBufferPointer());
@@ -224,7 +256,9 @@ std::vector<std::byte> finish(FlatBufferBuilder& fbb) {
 
 // Decoding reads only verified buffers, so null checks are about optional
 // fields, not safety.
-std::string str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
+std::string str(const flatbuffers::String* s) {
+  return s ? s->str() : std::string();
+}
 
 template <typename T>
 std::vector<T> vec_of(const flatbuffers::Vector<T>* v) {
@@ -239,8 +273,12 @@ std::vector<std::string> strings_of(const flatbuffers::Vector<Offset<flatbuffers
   return out;
 }
 
-Hash128 from_fb(const fb::Hash128& h) { return {h.lo(), h.hi()}; }
-BlobRef from_fb(const fb::BlobRef* b) { return b ? BlobRef{from_fb(b->hash()), b->size()} : BlobRef{}; }
+Hash128 from_fb(const fb::Hash128& h) {
+  return {h.lo(), h.hi()};
+}
+BlobRef from_fb(const fb::BlobRef* b) {
+  return b ? BlobRef{from_fb(b->hash()), b->size()} : BlobRef{};
+}
 
 DeviceInfo decode(const fb::DeviceInfo& d) {
   DeviceInfo out;
@@ -286,9 +324,12 @@ TraceInfo decode(const fb::TraceInfo& t) {
   return out;
 }
 
-Context decode(const fb::Context& c) { return {c.id(), vec_of(c.devices())}; }
+Context decode(const fb::Context& c) {
+  return {c.id(), vec_of(c.devices())};
+}
 
-std::vector<ProgramBinary> decode_binaries(const flatbuffers::Vector<Offset<fb::ProgramBinary>>* v) {
+std::vector<ProgramBinary> decode_binaries(
+    const flatbuffers::Vector<Offset<fb::ProgramBinary>>* v) {
   std::vector<ProgramBinary> out;
   if (v) {
     for (const auto* b : *v) out.push_back({b->device(), from_fb(b->data())});
@@ -298,7 +339,8 @@ std::vector<ProgramBinary> decode_binaries(const flatbuffers::Vector<Offset<fb::
 
 template <typename Enum>
 Enum checked_enum(std::uint8_t value, std::uint8_t max, const char* what, std::uint64_t offset) {
-  if (value > max) throw CorruptError(std::string("unknown ") + what + " value " + std::to_string(value), offset);
+  if (value > max)
+    throw CorruptError(std::string("unknown ") + what + " value " + std::to_string(value), offset);
   return static_cast<Enum>(value);
 }
 
@@ -306,7 +348,8 @@ Program decode(const fb::Program& p, std::uint64_t offset) {
   Program out;
   out.id = p.id();
   out.context = p.context();
-  out.kind = checked_enum<ProgramKind>(static_cast<std::uint8_t>(p.kind()), 3, "program kind", offset);
+  out.kind =
+      checked_enum<ProgramKind>(static_cast<std::uint8_t>(p.kind()), 3, "program kind", offset);
   out.sources = strings_of(p.sources());
   out.il = from_fb(p.il());
   out.given_binaries = decode_binaries(p.given_binaries());
@@ -345,7 +388,7 @@ Sampler decode(const fb::Sampler& s) {
 std::optional<Rect> decode_rect(const fb::Rect* r) {
   if (!r) return std::nullopt;
   return Rect{vec_of(r->buffer_origin()), vec_of(r->host_origin()), vec_of(r->region()),
-              r->buffer_row_pitch(), r->buffer_slice_pitch(), r->host_row_pitch(),
+              r->buffer_row_pitch(),      r->buffer_slice_pitch(),  r->host_row_pitch(),
               r->host_slice_pitch()};
 }
 
@@ -353,8 +396,12 @@ CommandBody decode_body(const fb::Command& c, std::uint64_t offset) {
   switch (c.body_type()) {
     case fb::CommandBody::KernelLaunch: {
       const auto* k = c.body_as_KernelLaunch();
-      KernelLaunch out{k->kernel(), k->work_dim(), vec_of(k->global_offset()),
-                       vec_of(k->global_size()), vec_of(k->local_size()), {}};
+      KernelLaunch out{k->kernel(),
+                       k->work_dim(),
+                       vec_of(k->global_offset()),
+                       vec_of(k->global_size()),
+                       vec_of(k->local_size()),
+                       {}};
       if (k->args()) {
         for (const auto* a : *k->args()) {
           out.args.push_back({a->index(),
@@ -376,8 +423,8 @@ CommandBody decode_body(const fb::Command& c, std::uint64_t offset) {
     }
     case fb::CommandBody::BufferCopy: {
       const auto* b = c.body_as_BufferCopy();
-      return BufferCopy{b->src(), b->dst(), b->src_offset(), b->dst_offset(), b->size(),
-                        decode_rect(b->rect())};
+      return BufferCopy{b->src(),        b->dst(),  b->src_offset(),
+                        b->dst_offset(), b->size(), decode_rect(b->rect())};
     }
     case fb::CommandBody::BufferFill: {
       const auto* f = c.body_as_BufferFill();
@@ -391,10 +438,14 @@ CommandBody decode_body(const fb::Command& c, std::uint64_t offset) {
       const auto* u = c.body_as_BufferUnmap();
       return BufferUnmap{u->buffer(), u->map_seq(), u->offset(), u->size(), from_fb(u->data())};
     }
-    case fb::CommandBody::Marker: return Marker{};
-    case fb::CommandBody::Barrier: return Barrier{};
-    case fb::CommandBody::HostWait: return HostWait{vec_of(c.body_as_HostWait()->events())};
-    case fb::CommandBody::NONE: break;
+    case fb::CommandBody::Marker:
+      return Marker{};
+    case fb::CommandBody::Barrier:
+      return Barrier{};
+    case fb::CommandBody::HostWait:
+      return HostWait{vec_of(c.body_as_HostWait()->events())};
+    case fb::CommandBody::NONE:
+      break;
   }
   throw CorruptError("command " + std::to_string(c.seq()) + " has an unknown kind (" +
                          std::to_string(static_cast<int>(c.body_type())) +
@@ -420,7 +471,8 @@ Range decode(const fb::Range& r, std::uint64_t offset) {
   out.stream = r.stream();
   out.start_ns = r.start_ns();
   out.end_ns = r.end_ns();
-  out.status = checked_enum<RangeStatus>(static_cast<std::uint8_t>(r.status()), 3, "range status", offset);
+  out.status =
+      checked_enum<RangeStatus>(static_cast<std::uint8_t>(r.status()), 3, "range status", offset);
   out.status_reason = str(r.status_reason());
   if (r.commands()) {
     for (const auto* c : *r.commands()) {
@@ -432,7 +484,8 @@ Range decode(const fb::Range& r, std::uint64_t offset) {
   out.final_state = decode_states(r.final_state());
   if (r.timings()) {
     for (const auto* t : *r.timings()) {
-      out.timings.push_back({t->command_seq(), t->queued_ns(), t->submit_ns(), t->start_ns(), t->end_ns()});
+      out.timings.push_back(
+          {t->command_seq(), t->queued_ns(), t->submit_ns(), t->start_ns(), t->end_ns()});
     }
   }
   out.objects = vec_of(r.objects());
@@ -522,7 +575,8 @@ std::vector<std::byte> encode_index(std::span<const IndexEntry> entries) {
   FlatBufferBuilder fbb(64 + entries.size() * 48);
   std::vector<fb::IndexEntry> out;
   out.reserve(entries.size());
-  for (const auto& e : entries) out.emplace_back(e.offset, e.frame_size, e.raw_size, to_fb(e.key), e.type);
+  for (const auto& e : entries)
+    out.emplace_back(e.offset, e.frame_size, e.raw_size, to_fb(e.key), e.type);
   fbb.FinishSizePrefixed(fb::CreateIndex(fbb, fbb.CreateVectorOfStructs(out)));
   return finish(fbb);
 }

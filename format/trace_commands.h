@@ -9,7 +9,14 @@
 
 namespace msprof::trace {
 
-enum class ArgKind : std::uint8_t { Unset = 0, Buffer = 1, Bytes = 2, Local = 3, Sampler = 4, Null = 5 };
+enum class ArgKind : std::uint8_t {
+  Unset = 0,
+  Buffer = 1,
+  Bytes = 2,
+  Local = 3,
+  Sampler = 4,
+  Null = 5
+};
 
 // An argument as it was at enqueue time. Buffers are "object + offset" so that
 // pointer arguments of other device APIs take the same form.

@@ -20,8 +20,8 @@ struct BlobRef {
 };
 
 struct DeviceInfo {
-  std::string platform_name, platform_version, device_name, vendor, driver_version,
-      device_version, device_type;
+  std::string platform_name, platform_version, device_name, vendor, driver_version, device_version,
+      device_type;
   std::uint32_t compute_units = 0;
   std::uint64_t global_mem_bytes = 0;
   std::uint64_t local_mem_bytes = 0;

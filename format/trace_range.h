@@ -9,7 +9,12 @@
 
 namespace msprof::trace {
 
-enum class RangeStatus : std::uint8_t { Complete = 0, Truncated = 1, Ignored = 2, NotReplayable = 3 };
+enum class RangeStatus : std::uint8_t {
+  Complete = 0,
+  Truncated = 1,
+  Ignored = 2,
+  NotReplayable = 3
+};
 std::string_view range_status_name(RangeStatus status);
 
 struct BufferState {
@@ -31,7 +36,7 @@ struct Range {
   std::string domain;
   std::uint32_t order = 0;  // order of appearance in the program
   std::uint64_t thread_id = 0;
-  std::uint64_t stream = 0;  // the stream argument as the program passed it
+  std::uint64_t stream = 0;                // the stream argument as the program passed it
   std::uint64_t start_ns = 0, end_ns = 0;  // host clock
   RangeStatus status = RangeStatus::Complete;
   std::string status_reason;

@@ -13,7 +13,8 @@ namespace {
 constexpr std::size_t kScanWindow = 1 << 20;
 
 std::uint64_t max_raw_size(std::uint16_t type) {
-  return type == static_cast<std::uint16_t>(FrameType::BlobChunk) ? kMaxChunkSize : kMaxRecordRawSize;
+  return type == static_cast<std::uint16_t>(FrameType::BlobChunk) ? kMaxChunkSize
+                                                                  : kMaxRecordRawSize;
 }
 
 }  // namespace
@@ -78,8 +79,9 @@ bool TraceReader::open_by_index() {
       trailer->index_offset < kFileHeaderSize || trailer->index_frame_size < kFrameHeaderSize ||
       trailer->index_offset > trailer->trailer_offset ||
       trailer->index_frame_size != trailer->trailer_offset - trailer->index_offset) {
-    warn("trace has no usable trailer (the recording did not finish or the file is damaged); "
-         "recovering by a scan");
+    warn(
+        "trace has no usable trailer (the recording did not finish or the file is damaged); "
+        "recovering by a scan");
     return false;
   }
   const auto header = header_at(trailer->index_offset);
@@ -90,7 +92,8 @@ bool TraceReader::open_by_index() {
   }
   std::vector<IndexEntry> entries;
   try {
-    IndexEntry self{trailer->index_offset, header->frame_size(), header->raw_size, {}, header->type};
+    IndexEntry self{
+        trailer->index_offset, header->frame_size(), header->raw_size, {}, header->type};
     entries = decode_index(read_payload(self), trailer->index_offset);
   } catch (const TraceError& e) {
     warn(std::string("trace index is damaged (") + e.what() + "); recovering by a scan");
@@ -200,8 +203,14 @@ void TraceReader::check_stored(const IndexEntry& entry, const FrameHeader& heade
   // Payloads are stored compressed only when that is smaller, so a stored
   // size above the raw size is damage; both are bounded before allocating.
   if (header.raw_size > max_raw_size(header.type) || header.stored_size > header.raw_size) {
-    throw CorruptError("frame claims " + std::to_string(header.raw_size) + " bytes, more than allowed",
-                       entry.offset);
+    throw CorruptError(
+        "frame claims " + std::to_string(header.raw_size) + " bytes, more than allowed",
+        entry.offset);
+  }
+  // A content-keyed frame has no payload checksum: its content is checked.
+  if ((header.flags & kFrameFlagContentKeyed) != 0) {
+    read_payload(entry);
+    return;
   }
   std::vector<std::byte> stored(header.stored_size);
   source_.read(entry.offset + kFrameHeaderSize, stored);
@@ -224,23 +233,35 @@ std::vector<std::byte> TraceReader::read_payload(const IndexEntry& entry) const 
     throw TruncatedError("frame runs past the end of the trace", entry.offset);
   }
   if (header->raw_size > max_raw_size(header->type) || header->stored_size > header->raw_size) {
-    throw CorruptError("frame claims " + std::to_string(header->raw_size) + " bytes, more than allowed",
-                       entry.offset);
+    throw CorruptError(
+        "frame claims " + std::to_string(header->raw_size) + " bytes, more than allowed",
+        entry.offset);
   }
   const bool compressed = (header->flags & kFrameFlagZstd) != 0;
-  if ((header->flags & ~kFrameFlagZstd) != 0 || (!compressed && header->raw_size != header->stored_size)) {
+  const bool keyed = (header->flags & kFrameFlagContentKeyed) != 0;
+  if ((header->flags & ~(kFrameFlagZstd | kFrameFlagContentKeyed)) != 0 ||
+      (keyed && header->type != static_cast<std::uint16_t>(FrameType::BlobChunk)) ||
+      (!compressed && header->raw_size != header->stored_size)) {
     throw CorruptError("frame header is inconsistent", entry.offset);
   }
   std::vector<std::byte> stored(header->stored_size);
   source_.read(entry.offset + kFrameHeaderSize, stored);
 #ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-  if (hash64(stored) != header->payload_hash) {
+  if (!keyed && hash64(stored) != header->payload_hash) {
     throw CorruptError(std::string(frame_type_name(header->type)) + " frame fails its checksum",
                        entry.offset);
   }
 #endif
-  if (!compressed) return stored;
-  return ZstdDecompressor().decompress(stored, header->raw_size, entry.offset);
+  std::vector<std::byte> raw =
+      compressed ? ZstdDecompressor().decompress(stored, header->raw_size, entry.offset)
+                 : std::move(stored);
+#ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+  if (header->type == static_cast<std::uint16_t>(FrameType::BlobChunk) &&
+      hash128(raw) != header->key) {
+    throw CorruptError("blob chunk content does not match its hash", entry.offset);
+  }
+#endif
+  return raw;
 }
 
 Record TraceReader::read_record(const IndexEntry& entry) const {
@@ -257,7 +278,9 @@ TraceInfo TraceReader::info() const {
   throw CorruptError("trace has no trace-info record");
 }
 
-bool TraceReader::has_blob(const BlobRef& ref) const { return manifests_.contains(ref.hash); }
+bool TraceReader::has_blob(const BlobRef& ref) const {
+  return manifests_.contains(ref.hash);
+}
 
 BlobManifest TraceReader::manifest(const BlobRef& ref) const {
   const auto it = manifests_.find(ref.hash);
@@ -287,18 +310,12 @@ void TraceReader::stream_blob(const BlobRef& ref,
   for (const auto& chunk : m.chunks) {
     if (cached.empty() || cached_hash != chunk.hash) {
       const IndexEntry& entry = chunks_.at(chunk.hash);
+      // read_payload checked the content against the chunk's hash.
       cached = read_payload(entry);
-#ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-      if (cached.size() != chunk.size || hash128(cached) != chunk.hash) {
-        cached.clear();
-        throw CorruptError("blob chunk content does not match its hash", entry.offset);
-      }
-#else
       if (cached.size() != chunk.size) {
         cached.clear();
-        throw CorruptError("blob chunk size does not match", entry.offset);
+        throw CorruptError("blob chunk size does not match its reference", entry.offset);
       }
-#endif
       cached_hash = chunk.hash;
     }
     sink(cached);

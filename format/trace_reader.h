@@ -13,8 +13,8 @@
 
 #include "format/file_source.h"
 #include "format/frame.h"
-#include "format/trace_error.h"
 #include "format/record_codec.h"
+#include "format/trace_error.h"
 #include "format/trace_record.h"
 
 namespace msprof::trace {

@@ -20,7 +20,8 @@ void write_all(int fd, std::uint64_t offset, std::span<const std::byte> bytes,
   while (!bytes.empty()) {
     const ssize_t n = ::pwrite(fd, bytes.data(), bytes.size(), static_cast<off_t>(offset));
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw IoError("cannot seal trace " + path.string() + ": " + std::strerror(errno), offset);
+    if (n <= 0)
+      throw IoError("cannot seal trace " + path.string() + ": " + std::strerror(errno), offset);
     offset += static_cast<std::uint64_t>(n);
     bytes = bytes.subspan(static_cast<std::size_t>(n));
   }
@@ -64,7 +65,8 @@ SealResult seal_trace(const std::filesystem::path& path) {
     write_all(fd, end + head.size(), payload, path);
     const std::uint64_t trailer_offset = end + header.frame_size();
     write_all(fd, trailer_offset, encode_trailer({end, header.frame_size(), trailer_offset}), path);
-    if (::fsync(fd) != 0) throw IoError("cannot seal trace " + path.string() + ": " + std::strerror(errno));
+    if (::fsync(fd) != 0)
+      throw IoError("cannot seal trace " + path.string() + ": " + std::strerror(errno));
   } catch (...) {
     ::close(fd);
     throw;

@@ -8,9 +8,9 @@
 namespace msprof::trace {
 
 struct SealResult {
-  bool was_complete = false;         // it already had a usable index
-  std::uint64_t frames = 0;          // frames kept
-  std::uint64_t dropped_bytes = 0;   // torn tail cut off
+  bool was_complete = false;        // it already had a usable index
+  std::uint64_t frames = 0;         // frames kept
+  std::uint64_t dropped_bytes = 0;  // torn tail cut off
   std::vector<std::string> warnings;
 };
 

@@ -23,6 +23,7 @@ void BlobBuilder::append(std::span<const std::byte> data) {
   manifest_.size += data.size();
   const std::size_t chunk_size = writer_->options_.chunk_size;
   while (!data.empty()) {
+    if (chunk_.capacity() == 0) chunk_ = writer_->pipeline_.take_buffer();
     if (chunk_.capacity() < chunk_size) chunk_.reserve(chunk_size);
     const std::size_t take = std::min(data.size(), chunk_size - chunk_.size());
     chunk_.insert(chunk_.end(), data.begin(), data.begin() + static_cast<std::ptrdiff_t>(take));
@@ -53,8 +54,8 @@ TraceWriter::TraceWriter(const std::filesystem::path& path, Options options)
       pipeline_(sink_, options.workers, options.compression_level, options.memory_bound),
       record_compressor_(options.compression_level) {
   if (options_.chunk_size == 0 || options_.chunk_size > kMaxChunkSize) {
-    throw TraceError("chunk size must be between 1 byte and " + std::to_string(kMaxChunkSize >> 20) +
-                     " MiB");
+    throw TraceError("chunk size must be between 1 byte and " +
+                     std::to_string(kMaxChunkSize >> 20) + " MiB");
   }
 }
 
@@ -81,6 +82,7 @@ void TraceWriter::submit_chunk(std::vector<std::byte> chunk, ChunkRef& ref) {
   stats_.blob_bytes += chunk.size();
   if (!chunks_seen_.insert(ref.hash).second) {
     stats_.chunks_deduplicated += 1;
+    pipeline_.recycle(std::move(chunk));
     return;
   }
   stats_.unique_chunk_bytes += chunk.size();
@@ -107,11 +109,11 @@ void TraceWriter::write_record_now(const Record& record) {
   header.raw_size = encoded.bytes.size();
   if (const auto* manifest = std::get_if<BlobManifest>(&record)) header.key = manifest->hash;
   std::span<const std::byte> payload = encoded.bytes;
-  std::vector<std::byte> compressed;
-  if (encoded.bytes.size() >= kMinCompressedRecord &&
-      record_compressor_.compress(encoded.bytes, compressed)) {
-    header.flags = kFrameFlagZstd;
-    payload = compressed;
+  if (encoded.bytes.size() >= kMinCompressedRecord) {
+    if (const auto compressed = record_compressor_.compress(encoded.bytes)) {
+      header.flags = kFrameFlagZstd;
+      payload = *compressed;
+    }
   }
   header.stored_size = payload.size();
   header.payload_hash = hash64(payload);

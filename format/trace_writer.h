@@ -52,7 +52,7 @@ class TraceWriter {
     std::uint64_t chunk_size = 4ull << 20;
   };
   struct Stats {
-    std::uint64_t blob_bytes = 0;       // as referenced, before dedup
+    std::uint64_t blob_bytes = 0;  // as referenced, before dedup
     std::uint64_t unique_chunk_bytes = 0;
     std::uint64_t stored_chunk_bytes = 0;
     std::uint64_t chunks_deduplicated = 0;

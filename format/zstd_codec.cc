@@ -12,21 +12,32 @@ ZstdCompressor::ZstdCompressor(int level) : cctx_(ZSTD_createCCtx()), level_(lev
   if (cctx_ == nullptr) throw TraceError("out of memory for a zstd context");
 }
 
-ZstdCompressor::~ZstdCompressor() { ZSTD_freeCCtx(cctx_); }
+ZstdCompressor::~ZstdCompressor() {
+  ZSTD_freeCCtx(cctx_);
+}
 
-bool ZstdCompressor::compress(std::span<const std::byte> in, std::vector<std::byte>& out) {
-  out.resize(ZSTD_compressBound(in.size()));
-  const std::size_t n = ZSTD_compressCCtx(cctx_, out.data(), out.size(), in.data(), in.size(), level_);
-  if (ZSTD_isError(n)) throw TraceError(std::string("zstd compression failed: ") + ZSTD_getErrorName(n));
-  out.resize(n);
-  return n < in.size();
+std::optional<std::span<const std::byte>> ZstdCompressor::compress(std::span<const std::byte> in) {
+  const std::size_t bound = ZSTD_compressBound(in.size());
+  if (scratch_size_ < bound) {
+    scratch_ = std::make_unique_for_overwrite<std::byte[]>(bound);
+    scratch_size_ = bound;
+  }
+  const std::size_t n =
+      ZSTD_compressCCtx(cctx_, scratch_.get(), scratch_size_, in.data(), in.size(), level_);
+  if (ZSTD_isError(n)) {
+    throw TraceError(std::string("zstd compression failed: ") + ZSTD_getErrorName(n));
+  }
+  if (n >= in.size()) return std::nullopt;
+  return std::span<const std::byte>(scratch_.get(), n);
 }
 
 ZstdDecompressor::ZstdDecompressor() : dctx_(ZSTD_createDCtx()) {
   if (dctx_ == nullptr) throw TraceError("out of memory for a zstd context");
 }
 
-ZstdDecompressor::~ZstdDecompressor() { ZSTD_freeDCtx(dctx_); }
+ZstdDecompressor::~ZstdDecompressor() {
+  ZSTD_freeDCtx(dctx_);
+}
 
 std::vector<std::byte> ZstdDecompressor::decompress(std::span<const std::byte> in,
                                                     std::uint64_t raw_size, std::uint64_t offset) {

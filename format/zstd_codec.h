@@ -2,6 +2,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -18,13 +20,16 @@ class ZstdCompressor {
   ZstdCompressor(const ZstdCompressor&) = delete;
   ZstdCompressor& operator=(const ZstdCompressor&) = delete;
 
-  // Compresses into `out` (resized); false when compression would not shrink
-  // the data, in which case the caller stores it raw.
-  bool compress(std::span<const std::byte> in, std::vector<std::byte>& out);
+  // The compressed bytes, valid until the next call; nullopt when
+  // compression would not shrink the data (the caller then stores it raw).
+  std::optional<std::span<const std::byte>> compress(std::span<const std::byte> in);
 
  private:
   ZSTD_CCtx_s* cctx_;
   int level_;
+  // Reused across calls and never zero-filled: it is only ever written.
+  std::unique_ptr<std::byte[]> scratch_;
+  std::size_t scratch_size_ = 0;
 };
 
 class ZstdDecompressor {

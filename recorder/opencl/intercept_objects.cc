@@ -187,23 +187,33 @@ cl_mem CL_API_CALL layer_clCreatePipe(cl_context c, cl_mem_flags f, cl_uint pack
   return m;
 }
 
-cl_program CL_API_CALL layer_clCreateProgramWithSource(cl_context context, cl_uint count,
-                                                       const char** strings, const size_t* lengths,
-                                                       cl_int* err) {
-  cl_program p = next().clCreateProgramWithSource(context, count, strings, lengths, err);
-  if (p == nullptr) return p;
+// Registers a program the driver made; `fill` adds what its kind keeps.
+template <typename Fill>
+cl_program add_program(cl_program program, cl_context context, trace::ProgramKind kind,
+                       Fill&& fill) {
+  if (program == nullptr) return program;
   record_objects([&](ClObjects& o) {
     ProgramInfo info;
     info.id = CaptureSession::get()->new_id();
     info.context = context;
+    info.kind = kind;
+    fill(info);
+    o.programs[program] = std::move(info);
+  });
+  return program;
+}
+
+cl_program CL_API_CALL layer_clCreateProgramWithSource(cl_context context, cl_uint count,
+                                                       const char** strings, const size_t* lengths,
+                                                       cl_int* err) {
+  cl_program p = next().clCreateProgramWithSource(context, count, strings, lengths, err);
+  return add_program(p, context, trace::ProgramKind::Source, [&](ProgramInfo& info) {
     for (cl_uint i = 0; i < count; ++i) {
       const std::size_t n =
           lengths != nullptr && lengths[i] != 0 ? lengths[i] : std::strlen(strings[i]);
       info.sources.emplace_back(strings[i], n);
     }
-    o.programs[p] = std::move(info);
   });
-  return p;
 }
 
 cl_program CL_API_CALL layer_clCreateProgramWithBinary(cl_context context, cl_uint count,
@@ -213,51 +223,29 @@ cl_program CL_API_CALL layer_clCreateProgramWithBinary(cl_context context, cl_ui
                                                        cl_int* status, cl_int* err) {
   cl_program p =
       next().clCreateProgramWithBinary(context, count, devices, lengths, binaries, status, err);
-  if (p == nullptr) return p;
-  record_objects([&](ClObjects& o) {
-    ProgramInfo info;
-    info.id = CaptureSession::get()->new_id();
-    info.context = context;
-    info.kind = trace::ProgramKind::Binary;
+  return add_program(p, context, trace::ProgramKind::Binary, [&](ProgramInfo& info) {
     for (cl_uint i = 0; i < count; ++i) {
       const auto* b = reinterpret_cast<const std::byte*>(binaries[i]);
       info.given_binaries.emplace_back(devices[i], std::vector<std::byte>(b, b + lengths[i]));
     }
-    o.programs[p] = std::move(info);
   });
-  return p;
 }
 
 cl_program CL_API_CALL layer_clCreateProgramWithIL(cl_context context, const void* il,
                                                    size_t length, cl_int* err) {
   cl_program p = next().clCreateProgramWithIL(context, il, length, err);
-  if (p == nullptr) return p;
-  record_objects([&](ClObjects& o) {
-    ProgramInfo info;
-    info.id = CaptureSession::get()->new_id();
-    info.context = context;
-    info.kind = trace::ProgramKind::IL;
+  return add_program(p, context, trace::ProgramKind::IL, [&](ProgramInfo& info) {
     const auto* b = static_cast<const std::byte*>(il);
     info.il.assign(b, b + length);
-    o.programs[p] = std::move(info);
   });
-  return p;
 }
 
 cl_program CL_API_CALL layer_clCreateProgramWithBuiltInKernels(cl_context context, cl_uint n,
                                                                const cl_device_id* devices,
                                                                const char* names, cl_int* err) {
   cl_program p = next().clCreateProgramWithBuiltInKernels(context, n, devices, names, err);
-  if (p == nullptr) return p;
-  record_objects([&](ClObjects& o) {
-    ProgramInfo info;
-    info.id = CaptureSession::get()->new_id();
-    info.context = context;
-    info.kind = trace::ProgramKind::BuiltIn;
-    info.kernel_names = names != nullptr ? names : "";
-    o.programs[p] = std::move(info);
-  });
-  return p;
+  return add_program(p, context, trace::ProgramKind::BuiltIn,
+                     [&](ProgramInfo& info) { info.kernel_names = names != nullptr ? names : ""; });
 }
 
 cl_int CL_API_CALL layer_clBuildProgram(cl_program program, cl_uint n, const cl_device_id* devices,
@@ -281,18 +269,11 @@ cl_program CL_API_CALL layer_clLinkProgram(cl_context context, cl_uint n,
                                            cl_int* err) {
   cl_program p =
       next().clLinkProgram(context, n, devices, options, count, inputs, notify, user, err);
-  if (p == nullptr) return p;
   // A linked program has no single source; it replays from its binary on
   // the same device and driver.
-  record_objects([&](ClObjects& o) {
-    ProgramInfo info;
-    info.id = CaptureSession::get()->new_id();
-    info.context = context;
-    info.kind = trace::ProgramKind::Binary;
+  return add_program(p, context, trace::ProgramKind::Binary, [&](ProgramInfo& info) {
     info.build_options = options != nullptr ? options : "";
-    o.programs[p] = std::move(info);
   });
-  return p;
 }
 
 void add_kernel(cl_kernel kernel, cl_program program, std::string name) {

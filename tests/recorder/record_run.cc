@@ -44,7 +44,14 @@ RunResult run_command(const std::vector<std::string>& argv, const std::filesyste
 
 RunResult record(const std::vector<std::string>& options, const std::vector<std::string>& program,
                  const std::filesystem::path& workdir) {
-  std::vector<std::string> argv{MSPROF_RECORD_EXE};
+  std::vector<std::string> argv;
+#ifdef MSPROF_SANITIZER_PRELOAD
+  // The programs' own leaks (python3, the driver) are not ours to report;
+  // memory errors anywhere in the recorder still are.
+  argv = {"env", std::string("LD_PRELOAD=") + MSPROF_SANITIZER_PRELOAD,
+          "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:alloc_dealloc_mismatch=0"};
+#endif
+  argv.push_back(MSPROF_RECORD_EXE);
   argv.insert(argv.end(), options.begin(), options.end());
   argv.push_back("--");
   argv.insert(argv.end(), program.begin(), program.end());
