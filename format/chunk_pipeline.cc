@@ -1,6 +1,5 @@
 #include "format/chunk_pipeline.h"
 
-#include "format/frame.h"
 #include "format/trace_error.h"
 
 namespace msprof::trace {
@@ -8,7 +7,10 @@ namespace msprof::trace {
 ChunkPipeline::ChunkPipeline(FileSink& sink, unsigned workers, int level,
                              std::uint64_t memory_bound)
     : sink_(sink), level_(level), memory_bound_(memory_bound) {
+  if (workers == 0) return;
+  workers_running_ = workers;
   for (unsigned i = 0; i < workers; ++i) workers_.emplace_back([this] { run_worker(); });
+  writer_ = std::thread([this] { run_writer(); });
 }
 
 ChunkPipeline::~ChunkPipeline() {
@@ -18,41 +20,68 @@ ChunkPipeline::~ChunkPipeline() {
   }
   work_ready_.notify_all();
   for (auto& t : workers_) t.join();
-}
-
-void ChunkPipeline::rethrow_locked() {
-  if (error_) std::rethrow_exception(error_);
-}
-
-void ChunkPipeline::write_chunk(ZstdCompressor& compressor, const Job& job) {
-  FrameHeader header;
-  header.type = static_cast<std::uint16_t>(FrameType::BlobChunk);
-  header.raw_size = job.data.size();
-  header.key = job.key;
-  header.flags = kFrameFlagContentKeyed;
-  std::span<const std::byte> payload = job.data;
-  if (const auto compressed = compressor.compress(job.data)) {
-    header.flags |= kFrameFlagZstd;
-    payload = *compressed;
+  {
+    std::lock_guard lock(mutex_);
+    workers_running_ = 0;
   }
-  header.stored_size = payload.size();
-  sink_.append_frame(header, payload);
-  std::lock_guard lock(mutex_);
-  stats_.raw_bytes += job.data.size();
-  stats_.stored_bytes += header.frame_size();
-  stats_.chunks += 1;
+  write_ready_.notify_all();
+  if (writer_.joinable()) writer_.join();
+}
+
+ChunkPipeline::Write ChunkPipeline::compress(ZstdCompressor& compressor, Job job,
+                                             std::vector<std::byte> out) {
+  Write w;
+  w.header.type = static_cast<std::uint16_t>(FrameType::BlobChunk);
+  w.header.raw_size = job.data.size();
+  w.header.key = job.key;
+  w.header.flags = kFrameFlagContentKeyed;
+  const std::size_t n = compressor.compress_to(job.data, out);
+  if (n > 0) {
+    w.header.flags |= kFrameFlagZstd;
+    w.header.stored_size = n;
+  } else {
+    w.header.stored_size = job.data.size();
+  }
+  w.raw = std::move(job.data);
+  w.compressed = std::move(out);
+  return w;
+}
+
+void ChunkPipeline::write(const Write& w) {
+  const bool compressed = (w.header.flags & kFrameFlagZstd) != 0;
+  const std::span<const std::byte> payload =
+      compressed ? std::span<const std::byte>(w.compressed).first(w.header.stored_size)
+                 : std::span<const std::byte>(w.raw);
+  sink_.append_frame(w.header, payload);
+}
+
+std::vector<std::byte> ChunkPipeline::take_output_locked(std::size_t raw_size) {
+  std::vector<std::byte> out;
+  if (!free_outputs_.empty()) {
+    out = std::move(free_outputs_.back());
+    free_outputs_.pop_back();
+  }
+  // Output buffers keep their size: only a first use zero-fills them.
+  const std::size_t bound = ZstdCompressor::bound(raw_size);
+  if (out.size() < bound) out.resize(bound);
+  return out;
 }
 
 void ChunkPipeline::submit(const Hash128& key, std::vector<std::byte> data) {
   if (workers_.empty()) {
     {
       std::lock_guard lock(mutex_);
-      rethrow_locked();
+      if (error_) std::rethrow_exception(error_);
     }
     ZstdCompressor compressor(level_);
-    Job job{key, std::move(data)};
-    write_chunk(compressor, job);
-    recycle(std::move(job.data));
+    std::vector<std::byte> out(ZstdCompressor::bound(data.size()));
+    Write w = compress(compressor, Job{key, std::move(data)}, std::move(out));
+    write(w);
+    std::lock_guard lock(mutex_);
+    stats_.raw_bytes += w.header.raw_size;
+    stats_.stored_bytes += w.header.frame_size();
+    stats_.chunks += 1;
+    recycle_locked(std::move(w.raw));
     return;
   }
   std::unique_lock lock(mutex_);
@@ -61,7 +90,7 @@ void ChunkPipeline::submit(const Hash128& key, std::vector<std::byte> data) {
   space_ready_.wait(lock, [&] {
     return error_ || bytes_in_flight_ == 0 || bytes_in_flight_ + size <= memory_bound_;
   });
-  rethrow_locked();
+  if (error_) std::rethrow_exception(error_);
   bytes_in_flight_ += size;
   queue_.push_back(Job{key, std::move(data)});
   lock.unlock();
@@ -71,7 +100,12 @@ void ChunkPipeline::submit(const Hash128& key, std::vector<std::byte> data) {
 void ChunkPipeline::drain() {
   std::unique_lock lock(mutex_);
   space_ready_.wait(lock, [&] { return error_ || bytes_in_flight_ == 0; });
-  rethrow_locked();
+  if (error_) std::rethrow_exception(error_);
+}
+
+ChunkPipeline::Stats ChunkPipeline::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
 }
 
 std::vector<std::byte> ChunkPipeline::take_buffer() {
@@ -89,38 +123,84 @@ void ChunkPipeline::recycle(std::vector<std::byte> buffer) {
 
 void ChunkPipeline::recycle_locked(std::vector<std::byte> buffer) {
   // Enough to cover what may be in flight; beyond that memory goes back.
-  if (free_.size() * buffer.capacity() >= memory_bound_ + buffer.capacity() * 2) return;
+  if (buffer.capacity() == 0 ||
+      free_.size() * buffer.capacity() >= memory_bound_ + buffer.capacity() * 2) {
+    return;
+  }
   buffer.clear();
   free_.push_back(std::move(buffer));
 }
 
-ChunkPipeline::Stats ChunkPipeline::stats() const {
-  std::lock_guard lock(mutex_);
-  return stats_;
+void ChunkPipeline::fail_locked() {
+  if (!error_) error_ = std::current_exception();
 }
 
 void ChunkPipeline::run_worker() {
   ZstdCompressor compressor(level_);
   for (;;) {
     Job job;
+    std::vector<std::byte> out;
     {
       std::unique_lock lock(mutex_);
       work_ready_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
       if (queue_.empty()) return;
       job = std::move(queue_.front());
       queue_.pop_front();
+      out = take_output_locked(job.data.size());
     }
     const std::uint64_t size = job.data.size();
     try {
-      write_chunk(compressor, job);
+      Write w = compress(compressor, std::move(job), std::move(out));
+      {
+        std::lock_guard lock(mutex_);
+        writes_.push_back(std::move(w));
+      }
+      write_ready_.notify_one();
+    } catch (...) {
+      {
+        std::lock_guard lock(mutex_);
+        fail_locked();
+        bytes_in_flight_ -= size;
+      }
+      space_ready_.notify_all();
+    }
+  }
+}
+
+void ChunkPipeline::run_writer() {
+  for (;;) {
+    Write w;
+    bool failed = false;
+    {
+      std::unique_lock lock(mutex_);
+      write_ready_.wait(lock, [&] { return workers_running_ == 0 || !writes_.empty(); });
+      if (writes_.empty()) return;
+      w = std::move(writes_.front());
+      writes_.pop_front();
+      failed = error_ != nullptr;
+    }
+    bool written = false;
+    try {
+      // After a failed write the rest is dropped: the file ends at the last
+      // whole frame and stays readable.
+      if (!failed) {
+        write(w);
+        written = true;
+      }
     } catch (...) {
       std::lock_guard lock(mutex_);
-      if (!error_) error_ = std::current_exception();
+      fail_locked();
     }
     {
       std::lock_guard lock(mutex_);
-      bytes_in_flight_ -= size;
-      recycle_locked(std::move(job.data));
+      if (written) {
+        stats_.raw_bytes += w.header.raw_size;
+        stats_.stored_bytes += w.header.frame_size();
+        stats_.chunks += 1;
+      }
+      bytes_in_flight_ -= w.header.raw_size;
+      recycle_locked(std::move(w.raw));
+      if (free_outputs_.size() < 8) free_outputs_.push_back(std::move(w.compressed));
     }
     space_ready_.notify_all();
   }

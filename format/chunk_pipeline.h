@@ -10,14 +10,16 @@
 #include <vector>
 
 #include "format/file_sink.h"
+#include "format/frame.h"
 #include "format/hash128.h"
 #include "format/zstd_codec.h"
 
 namespace msprof::trace {
 
-// Compresses and writes blob chunks on worker threads. The bytes handed over
-// and not yet written are bounded: submit() blocks only when that bound would
-// be passed, so the caller never waits for compression otherwise.
+// Compresses blob chunks on worker threads and writes them on an I/O
+// thread, so compression never waits for the file. The bytes handed over
+// and not yet written are bounded: submit() blocks only when that bound
+// would be passed, so the caller never waits for compression otherwise.
 class ChunkPipeline {
  public:
   struct Stats {
@@ -26,7 +28,7 @@ class ChunkPipeline {
     std::uint64_t chunks = 0;
   };
 
-  // workers == 0 compresses on the caller's thread.
+  // workers == 0 compresses and writes on the caller's thread.
   ChunkPipeline(FileSink& sink, unsigned workers, int level, std::uint64_t memory_bound);
   ~ChunkPipeline();
   ChunkPipeline(const ChunkPipeline&) = delete;
@@ -46,24 +48,34 @@ class ChunkPipeline {
     Hash128 key;
     std::vector<std::byte> data;
   };
+  struct Write {
+    FrameHeader header;
+    std::vector<std::byte> raw;         // the chunk, written as is when not compressed
+    std::vector<std::byte> compressed;  // sized to the zstd bound; header says how much is used
+  };
   void run_worker();
-  void write_chunk(ZstdCompressor& compressor, const Job& job);
+  void run_writer();
+  Write compress(ZstdCompressor& compressor, Job job, std::vector<std::byte> out);
+  void write(const Write& w);
+  std::vector<std::byte> take_output_locked(std::size_t raw_size);
   void recycle_locked(std::vector<std::byte> buffer);
-  void rethrow_locked();
+  void fail_locked();
 
   FileSink& sink_;
   const int level_;
   const std::uint64_t memory_bound_;
   mutable std::mutex mutex_;
-  std::condition_variable work_ready_;
-  std::condition_variable space_ready_;
+  std::condition_variable work_ready_, write_ready_, space_ready_;
   std::deque<Job> queue_;
+  std::deque<Write> writes_;
   std::uint64_t bytes_in_flight_ = 0;
+  unsigned workers_running_ = 0;
   bool stopping_ = false;
   std::exception_ptr error_;
   Stats stats_;
-  std::vector<std::vector<std::byte>> free_;
+  std::vector<std::vector<std::byte>> free_, free_outputs_;
   std::vector<std::thread> workers_;
+  std::thread writer_;
 };
 
 }  // namespace msprof::trace

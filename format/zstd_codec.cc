@@ -31,6 +31,19 @@ std::optional<std::span<const std::byte>> ZstdCompressor::compress(std::span<con
   return std::span<const std::byte>(scratch_.get(), n);
 }
 
+std::size_t ZstdCompressor::bound(std::size_t size) {
+  return ZSTD_compressBound(size);
+}
+
+std::size_t ZstdCompressor::compress_to(std::span<const std::byte> in, std::span<std::byte> out) {
+  const std::size_t n =
+      ZSTD_compressCCtx(cctx_, out.data(), out.size(), in.data(), in.size(), level_);
+  if (ZSTD_isError(n)) {
+    throw TraceError(std::string("zstd compression failed: ") + ZSTD_getErrorName(n));
+  }
+  return n < in.size() ? n : 0;
+}
+
 ZstdDecompressor::ZstdDecompressor() : dctx_(ZSTD_createDCtx()) {
   if (dctx_ == nullptr) throw TraceError("out of memory for a zstd context");
 }

@@ -23,6 +23,10 @@ class ZstdCompressor {
   // The compressed bytes, valid until the next call; nullopt when
   // compression would not shrink the data (the caller then stores it raw).
   std::optional<std::span<const std::byte>> compress(std::span<const std::byte> in);
+  // Compresses into a caller's buffer of at least bound(in.size()) bytes;
+  // returns the compressed size, 0 when compression would not shrink it.
+  std::size_t compress_to(std::span<const std::byte> in, std::span<std::byte> out);
+  static std::size_t bound(std::size_t size);
 
  private:
   ZSTD_CCtx_s* cctx_;
