@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""What range replay costs against application replay, and how closely it
+reproduces long kernels, with the real tools (bench/replay/README.md):
+
+(a) msprof_replay_pass_bench: pass overhead against a memcpy of the restored
+    bytes, on a synthetic 64 MiB trace (skipped when not built);
+(b) `msprof-replay --launch-count 10` on the trace of examples/test.py
+    against running `python3 examples/test.py` 10 times; target >= 20x;
+(c) long_kernels.py recorded and replayed: per kernel longer than 1 ms, the
+    replayed median against the recorded run's duration; target within 15%.
+
+Figures are the best of --repeat runs (other programs only ever slow a run
+down). Exit status 0 when every target is met, 1 otherwise.
+
+usage: replay_vs_application.py [--build DIR] [--repeat N] [--keep DIR]
+"""
+import argparse
+import json
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+SOURCE = pathlib.Path(__file__).resolve().parents[2]
+
+
+def run(argv, **kwargs):
+    return subprocess.run(argv, check=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, **kwargs)
+
+
+def timed(argv, **kwargs):
+    start = time.perf_counter()
+    result = run(argv, **kwargs)
+    return time.perf_counter() - start, result
+
+
+class Tools:
+    def __init__(self, build):
+        self.record = build / "recorder/launcher/msprof-record"
+        self.replay = build / "replayer/cli/msprof-replay"
+        self.pass_bench = build / "bench/replay/msprof_replay_pass_bench"
+        for tool in (self.record, self.replay):
+            if not tool.exists():
+                sys.exit(f"replay_vs_application: error: {tool} is missing; build it first")
+
+    def record_trace(self, program, trace):
+        run([str(self.record), "-q", "-f", "-o", str(trace), "--", *program])
+
+    def replay_json(self, trace, options, output):
+        seconds, result = timed([str(self.replay), str(trace), "--format", "json", "--output",
+                                 str(output), *options])
+        return seconds, json.loads(result.stdout)
+
+
+def plain_python_env():
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(SOURCE / "recorder/python")] + ([env["PYTHONPATH"]] if "PYTHONPATH" in env else []))
+    return env
+
+
+def verdict(ok):
+    return "ok" if ok else "MISSED"
+
+
+def bench_pass_overhead(tools):
+    print("## (a) pass overhead (msprof_replay_pass_bench)\n")
+    if not tools.pass_bench.exists():
+        print(f"skipped: {tools.pass_bench} is not built (-DMSPROF_BUILD_BENCH=ON)\n")
+        return True
+    result = subprocess.run([str(tools.pass_bench)], stdout=subprocess.PIPE, text=True)
+    print("```\n" + result.stdout.rstrip() + "\n```\n")
+    return result.returncode == 0
+
+
+def bench_application_replay(tools, work, repeat):
+    print("## (b) msprof-replay --launch-count 10 against running the program 10 times\n")
+    script = SOURCE / "examples/test.py"
+    trace = work / "test.fb"
+    tools.record_trace([sys.executable, str(script)], trace)
+    env = plain_python_env()
+    app = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(10):
+            run([sys.executable, str(script)], env=env)
+        app.append(time.perf_counter() - start)
+    rows = [("`python3 examples/test.py`, 10 runs", app, None)]
+    ok = True
+    for label, options in (("`msprof-replay --launch-count 10` (default: cache cleared)", []),
+                           ("`msprof-replay --launch-count 10 --cache-control none`",
+                            ["--cache-control", "none"])):
+        times = []
+        for _ in range(repeat):
+            seconds, summary = tools.replay_json(trace, ["--launch-count", "10", *options],
+                                                 work / "results")
+            assert all(r["verification"]["status"] == "bit-exact"
+                       for r in summary["ranges"] if r["status"] == "replayed")
+            times.append(seconds)
+        speedup = min(app) / min(times)
+        ok = ok and speedup >= 20
+        rows.append((label, times, speedup))
+    print("| run | best s | median s | application / this (best) | target >= 20x |")
+    print("|---|---:|---:|---:|---|")
+    for label, times, speedup in rows:
+        extra = "| |" if speedup is None else f"| {speedup:.1f}x | {verdict(speedup >= 20)} |"
+        print(f"| {label} | {min(times):.3f} | {statistics.median(times):.3f} {extra}")
+    print()
+    return ok
+
+
+def bench_long_kernels(tools, work, repeat):
+    print("## (c) replayed median against the recorded run, kernels > 1 ms (long_kernels.py)\n")
+    program = [sys.executable, str(SOURCE / "bench/replay/long_kernels.py")]
+    modes = (("all", []), ("none", ["--cache-control", "none"]))
+    original = {}
+    replayed = {mode: {} for mode, _ in modes}
+    order = []
+    for i in range(repeat):
+        trace = work / f"long_{i}.fb"
+        tools.record_trace(program, trace)
+        for mode, options in modes:
+            _, summary = tools.replay_json(trace, options, work / "results")
+            (rng,) = summary["ranges"]
+            assert rng["verification"]["status"] == "bit-exact", rng["verification"]
+            for k in rng["kernels"]:
+                key = (k["launch"], k["name"])
+                if key not in order:
+                    order.append(key)
+                original[key] = min(original.get(key, float("inf")), k["original_us"])
+                replayed[mode][key] = min(replayed[mode].get(key, float("inf")),
+                                          k["duration_us"]["median"])
+        trace.unlink()
+    print("| kernel | original us | replayed median us (cache cleared) | ratio "
+          "| replayed median us (--cache-control none) | ratio | within 15% |")
+    print("|---|---:|---:|---:|---:|---:|---|")
+    ok = True
+    for key in order:
+        orig = original[key]
+        ratios = [replayed[mode][key] / orig for mode, _ in modes]
+        long_kernel = orig > 1000
+        close = all(abs(r - 1) <= 0.15 for r in ratios)
+        if long_kernel:
+            ok = ok and close
+        mark = verdict(close) if long_kernel else "(< 1 ms, not a target)"
+        print(f"| {key[1]} | {orig:.0f} | {replayed['all'][key]:.0f} | {ratios[0]:.2f} "
+              f"| {replayed['none'][key]:.0f} | {ratios[1]:.2f} | {mark} |")
+    print()
+    return ok
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--build", type=pathlib.Path, default=SOURCE / "build/release",
+                        help="build folder with the tools (default build/release)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each measurement (3)")
+    parser.add_argument("--keep", type=pathlib.Path,
+                        help="write traces and results here and keep them")
+    parser.add_argument("--skip-pass-bench", action="store_true", help="leave (a) out")
+    args = parser.parse_args()
+    tools = Tools(args.build.resolve())
+    with tempfile.TemporaryDirectory(prefix="msprof-replay-bench-") as temp:
+        work = args.keep or pathlib.Path(temp)
+        work.mkdir(parents=True, exist_ok=True)
+        ok = True
+        if not args.skip_pass_bench:
+            ok = bench_pass_overhead(tools) and ok
+        ok = bench_application_replay(tools, work, args.repeat) and ok
+        ok = bench_long_kernels(tools, work, args.repeat) and ok
+    print("every target met" if ok else "some target MISSED")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except subprocess.CalledProcessError as e:
+        sys.exit(f"replay_vs_application: error: {' '.join(map(str, e.cmd))} failed "
+                 f"({e.returncode}): {e.stderr.strip().splitlines()[-1:] or ''}")
