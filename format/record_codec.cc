@@ -1,7 +1,9 @@
 #include "format/record_codec.h"
 
+#include <bit>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "format/trace_error.h"
 #include "schemas/trace_generated.h"
@@ -260,9 +262,27 @@ std::string str(const flatbuffers::String* s) {
   return s ? s->str() : std::string();
 }
 
+// The verifier checks a vector's length field for 4-byte alignment only, so a
+// hostile buffer can put 8-byte elements and structs off their alignment
+// while still passing: element data is copied out bytewise, never
+// dereferenced in place.
+static_assert(std::endian::native == std::endian::little,
+              "FlatBuffers data is little-endian and is copied as is");
+
 template <typename T>
 std::vector<T> vec_of(const flatbuffers::Vector<T>* v) {
-  return v ? std::vector<T>(v->begin(), v->end()) : std::vector<T>();
+  static_assert(std::is_arithmetic_v<T>);
+  std::vector<T> out(v ? v->size() : 0);
+  if (!out.empty()) std::memcpy(out.data(), v->Data(), out.size() * sizeof(T));
+  return out;
+}
+
+template <typename Struct>
+Struct copy_struct(const Struct* p) {
+  static_assert(std::is_trivially_copyable_v<Struct>);
+  Struct out;
+  std::memcpy(&out, p, sizeof(Struct));
+  return out;
 }
 
 std::vector<std::string> strings_of(const flatbuffers::Vector<Offset<flatbuffers::String>>* v) {
@@ -499,7 +519,10 @@ BlobManifest decode(const fb::BlobManifest& m) {
   out.chunk_size = m.chunk_size();
   if (m.chunks()) {
     out.chunks.reserve(m.chunks()->size());
-    for (const auto* c : *m.chunks()) out.chunks.push_back({from_fb(c->hash()), c->size()});
+    for (const auto* p : *m.chunks()) {
+      const auto c = copy_struct(p);
+      out.chunks.push_back({from_fb(c.hash()), c.size()});
+    }
   }
   return out;
 }
@@ -591,8 +614,9 @@ std::vector<IndexEntry> decode_index(std::span<const std::byte> bytes, std::uint
   std::vector<IndexEntry> out;
   if (index->entries()) {
     out.reserve(index->entries()->size());
-    for (const auto* e : *index->entries()) {
-      out.push_back({e->offset(), e->frame_size(), e->raw_size(), from_fb(e->key()), e->type()});
+    for (const auto* p : *index->entries()) {
+      const auto e = copy_struct(p);
+      out.push_back({e.offset(), e.frame_size(), e.raw_size(), from_fb(e.key()), e.type()});
     }
   }
   return out;
