@@ -35,8 +35,10 @@ BufferComparison compare_buffer(trace::CaptureId buffer, std::span<const std::by
     c.max_abs = c.max_rel = INFINITY;
     return c;
   }
-  if (std::memcmp(expected.data(), actual.data(), expected.size()) == 0) return c;
+  // Decided before the equality shortcut: the summary names the element type
+  // of every compared buffer, bit-exact or not.
   c.as_float32 = expected.size() % sizeof(float) == 0;
+  if (std::memcmp(expected.data(), actual.data(), expected.size()) == 0) return c;
   if (c.as_float32) {
     const std::size_t n = expected.size() / sizeof(float);
     for (std::size_t i = 0; i < n; ++i) {

@@ -274,10 +274,9 @@ TEST_CASE("--list shows every range of a real trace with its status, replaying n
     CHECK(e.path().filename().string().rfind("OPPROF_", 0) != 0);
 }
 
-// Bug (replayer/core/state_comparison.cc): a bit-exact buffer's "element" is
-// always "byte", since compare_buffer returns before it decides; RESULTS.md
-// says float32 for every buffer whose size is a multiple of 4.
-TEST_CASE("verification describes 4-byte-multiple buffers as float32" * doctest::may_fail()) {
+// RESULTS.md: float32 for every buffer whose size is a multiple of 4, also
+// when it compares bit-exact.
+TEST_CASE("verification describes 4-byte-multiple buffers as float32") {
   TempDir dir;
   const JsonReplay r = replay_json(recorded("test.py").trace, {}, dir.path());
   REQUIRE(r.summary.is_object());

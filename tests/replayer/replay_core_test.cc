@@ -49,7 +49,9 @@ TEST_CASE("statistics over passes") {
 
 TEST_CASE("buffer comparison finds the first difference, counts and errors") {
   const auto expected = floats({1, 2, 3, 4, 5, 6});
-  CHECK(compare_buffer(9, expected, expected).equal);
+  const BufferComparison same = compare_buffer(9, expected, expected);
+  CHECK(same.equal);
+  CHECK(same.as_float32);
 
   const auto actual = floats({1, 2, 3.5f, 4, 5, 3});
   const BufferComparison c = compare_buffer(9, expected, actual);
