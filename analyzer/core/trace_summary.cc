@@ -1,5 +1,6 @@
 #include "analyzer/core/trace_summary.h"
 
+#include <algorithm>
 #include <set>
 #include <unordered_map>
 
@@ -79,6 +80,15 @@ TraceSummary summarize_trace(const TraceReader& reader, const std::string& displ
         try {
           for (const auto& c : reader.manifest(blob).chunks) hashes.push_back(c.hash);
         } catch (const TraceError&) {
+          missing.insert(blob.hash);
+          continue;
+        }
+        // A damaged or recovered trace can keep a manifest whose chunk frames
+        // were lost: the blob is missing, not stored.
+        const bool whole = std::all_of(hashes.begin(), hashes.end(), [&](const Hash128& c) {
+          return chunk_frame_bytes.contains(c);
+        });
+        if (!whole) {
           missing.insert(blob.hash);
           continue;
         }

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -193,6 +194,25 @@ TEST_CASE("verify --repair: a real trace cut short is unsound, its repaired copy
   REQUIRE(range1 != nullptr);
   CHECK((*range1)["verification"]["status"] == "bit-exact");
   CHECK(find_range(replayed.summary, "range2") == nullptr);
+}
+
+TEST_CASE("info on a recovered trace that lost one chunk: that range's blob is missing") {
+  TempDir dir;
+  const fs::path& trace = recorded("test.py").trace;
+  // Damage a chunk only range1 names, then tear the trailer off: the scan
+  // drops the chunk frame and keeps the manifest that names it.
+  const auto chunk = msprof::test::private_chunk_offset(trace, "range1");
+  msprof::test::copy_flipped(trace, dir / "flipped.fb",
+                             chunk + msprof::test::kFrameHeaderBytes + 1);
+  msprof::test::copy_truncated(dir / "flipped.fb", dir / "torn.fb", fs::file_size(trace) - 1);
+  const RunResult r = analyze({"info", (dir / "torn.fb").string(), "--format", "json"}, dir.path());
+  INFO(r.out, r.err);
+  REQUIRE(r.exit_code == 0);
+  const json info = json::parse(r.out);
+  std::map<std::string, json> by_name;
+  for (const auto& range : info["ranges"]) by_name[range["name"]] = range;
+  CHECK(by_name.at("range1")["missing_blobs"] == 1);
+  CHECK(by_name.at("range2")["missing_blobs"] == 0);
 }
 
 TEST_CASE("export --format chrome: valid JSON with every kernel of the trace") {
