@@ -21,7 +21,8 @@ bool parse_command_line(int argc, char** argv, CliOptions& options, int& exit_co
                  "measured passes of each range (default 10)")
       ->check(CLI::Range(1u, 1000000u));
   app.add_option("--warm-up", options.replay.warm_up,
-                 "unmeasured passes before them (default 1; at least 1 in range mode)");
+                 "unmeasured passes before them (default 1; at least 1 in range mode)")
+      ->check(CLI::Range(0u, 1000000u));
   app.add_option("--replay-mode", mode,
                  "range: the range's kernels back to back; kernel: each "
                  "kernel alone (default range)")

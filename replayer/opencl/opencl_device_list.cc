@@ -89,8 +89,11 @@ const OpenClDeviceEntry& choose_device(const std::vector<OpenClDeviceEntry>& dev
     throw UsageError("no OpenCL device found; install an OpenCL driver (clinfo -l lists them)");
   }
   if (all_digits(spec)) {
-    const auto index = std::stoull(spec);
-    if (index < devices.size()) return devices[index];
+    // Compared as text length first: a huge index is simply not a device.
+    if (spec.size() <= 9) {
+      const auto index = std::stoull(spec);
+      if (index < devices.size()) return devices[index];
+    }
   } else if (!spec.empty()) {
     for (const auto& d : devices) {
       if (d.description.name.find(spec) != std::string::npos) return d;
