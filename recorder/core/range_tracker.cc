@@ -13,15 +13,20 @@ RangeTracker::Start RangeTracker::start(std::string_view domain, std::string_vie
   Start s;
   s.id = next_id_++;
   s.order = next_order_++;
-  if (open_) {
-    s.action = Action::Ignore;
-    s.reason = "opened inside range '" + open_->name + "'";
-    ignored_open_.insert(s.id);
-    return s;
-  }
   std::string key(domain);
   key += '\x1f';
   key += name;
+  if (open_) {
+    ignored_open_.insert(s.id);
+    // Reported (warning and marker) inside a captured range, and once per
+    // name elsewhere: a nested range in a loop must not cost every iteration.
+    const bool first_nested = ignored_.insert(key + '\x1f' + open_->name).second;
+    if (open_->action == Action::Capture || first_nested) {
+      s.action = Action::Ignore;
+      s.reason = "opened inside range '" + open_->name + "'";
+    }
+    return s;
+  }
   const bool first = done_.insert(key).second;
   s.action = first && selected(name) ? Action::Capture : Action::Pass;
   if (s.action == Action::Capture) {

@@ -53,7 +53,8 @@ class RangeTracker {
   std::uint64_t next_id_ = 1;
   std::uint32_t next_order_ = 0;
   std::optional<Open> open_;
-  std::set<std::string> done_;  // domain + name of ranges executed once
+  std::set<std::string> done_;     // domain + name of ranges executed once
+  std::set<std::string> ignored_;  // domain + name + outer name, reported once
   std::unordered_set<std::uint64_t> ignored_open_;
 };
 

@@ -42,6 +42,23 @@ TEST_CASE("a passed-over range still nests: ranges inside it are ignored") {
   t.end(outer.id);
 }
 
+TEST_CASE("a nested range in a loop is reported once, not on every iteration") {
+  RangeTracker t({}, {});
+  for (int i = 0; i < 3; ++i) {
+    auto outer = t.start("", "step");
+    auto inner = t.start("", "inner");
+    // The captured first iteration reports it; a passed outer reports it
+    // once per name, then it passes silently.
+    CHECK(inner.action == (i == 0 ? Action::Ignore : Action::Pass));
+    CHECK(t.end(inner.id).known);
+    CHECK(t.end(outer.id).known);
+  }
+  // Inside another outer range it is reported again, once.
+  auto other = t.start("", "other");
+  CHECK(t.start("", "inner").action == Action::Ignore);
+  t.end(other.id);
+}
+
 TEST_CASE("include and exclude filters, and knowing when every included range is captured") {
   RangeTracker t(NameFilter::parse("a|b*"), NameFilter::parse("b2"));
   CHECK_FALSE(t.all_included_captured());
