@@ -1,5 +1,6 @@
 #include "recorder/core/recorder_config.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string_view>
 
@@ -28,7 +29,7 @@ std::optional<RecorderConfig> RecorderConfig::from_environment() {
   if (const char* v = var(kQuietVar)) c.quiet = std::string_view(v) == "1";
   if (const char* v = var(kStatusFdVar)) c.status_fd = std::atoi(v);
   if (const char* v = var(kCommandVar)) c.command_line = v;
-  if (c.memory_bound < (64ull << 20)) c.memory_bound = 64ull << 20;
+  c.memory_bound = std::max(c.memory_bound, kMinMemoryBound);
   return c;
 }
 

@@ -16,7 +16,10 @@ struct RecorderConfig {
   bool final_state = true;
   bool kill = false;
   int compression_level = 3;
-  std::uint64_t memory_bound = 1ull << 30;  // snapshot bytes in flight
+  // Snapshot bytes in flight; below the minimum the writer's own chunks in
+  // flight would stall every snapshot.
+  static constexpr std::uint64_t kMinMemoryBound = 64ull << 20;
+  std::uint64_t memory_bound = 1ull << 30;
   unsigned workers = 1;
   bool quiet = false;
   int status_fd = -1;  // where the launcher listens ("captured-all", stats)

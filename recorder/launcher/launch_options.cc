@@ -1,9 +1,11 @@
 #include "recorder/launcher/launch_options.h"
 
 #include <CLI/CLI.hpp>
+#include <limits>
 
 #include "format/trace_version.h"
 #include "recorder/core/name_filter.h"
+#include "recorder/core/recorder_config.h"
 
 namespace msprof::record {
 
@@ -16,11 +18,20 @@ std::uint64_t parse_size(const std::string& text) {
     throw UsageError("size '" + text + "' is not a number; write e.g. 512M or 2G");
   }
   const std::string unit = text.substr(used);
-  if (unit.empty()) return value;
-  if (unit == "K" || unit == "k") return value << 10;
-  if (unit == "M" || unit == "m") return value << 20;
-  if (unit == "G" || unit == "g") return value << 30;
-  throw UsageError("size '" + text + "' has an unknown unit; use K, M or G");
+  unsigned shift = 0;
+  if (unit == "K" || unit == "k") {
+    shift = 10;
+  } else if (unit == "M" || unit == "m") {
+    shift = 20;
+  } else if (unit == "G" || unit == "g") {
+    shift = 30;
+  } else if (!unit.empty()) {
+    throw UsageError("size '" + text + "' has an unknown unit; use K, M or G");
+  }
+  if (value > (std::numeric_limits<std::uint64_t>::max() >> shift)) {
+    throw UsageError("size '" + text + "' is too large; write e.g. 512M or 2G");
+  }
+  return value << shift;
 }
 
 namespace {
@@ -79,6 +90,9 @@ ParsedLaunch parse_launch_options(int argc, char** argv) {
   o.kill = on_off(kill, "--kill");
   o.final_state = on_off(final_state, "--final-state");
   o.memory_bound = parse_size(memory_bound);
+  if (o.memory_bound < RecorderConfig::kMinMemoryBound) {
+    throw UsageError("--memory-bound " + memory_bound + " is too small; use at least 64M");
+  }
   try {
     if (!o.include.empty()) NameFilter::parse(o.include);
     if (!o.exclude.empty()) NameFilter::parse(o.exclude);

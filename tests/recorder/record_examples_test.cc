@@ -352,6 +352,12 @@ TEST_CASE("bad input: one line, non-zero exit, nothing written") {
   CHECK(r.err.find("unclosed '['") != std::string::npos);
   r = record({"-o", "x.fb", "--kill", "on"}, {"true"}, dir.path());
   CHECK(r.exit_code == 2);
+  r = record({"-o", "x.fb", "--memory-bound", "1M"}, {"true"}, dir.path());
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "msprof-record: error: --memory-bound 1M is too small; use at least 64M\n");
+  r = record({"-o", "x.fb", "--memory-bound", "99999999999G"}, {"true"}, dir.path());
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("is too large") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(dir / "x.fb"));
 }
 
