@@ -12,6 +12,11 @@
 #include "format/trace_error.h"
 
 namespace msprof::trace {
+namespace {
+
+constexpr std::uint64_t kWriteBehindWindow = 32ull << 20;
+
+}  // namespace
 
 FileSink::FileSink(const std::filesystem::path& path) : path_(path) {
   fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -55,11 +60,31 @@ void FileSink::write_at(std::uint64_t offset, std::span<const std::byte> a,
   }
 }
 
+void FileSink::write_behind(std::uint64_t end) {
+  // Another thread doing it is as good: no writer waits for this.
+  std::unique_lock lock(behind_mutex_, std::try_to_lock);
+  if (!lock.owns_lock()) return;
+  // Start the write of the newer window, wait for the older one and drop
+  // it: the disk stays busy while the page cache holds two windows at most.
+  // Advice only: a file system without it (tmpfs) just keeps its pages.
+  while (end >= behind_ + 2 * kWriteBehindWindow) {
+    const auto older = static_cast<off_t>(behind_);
+    const auto window = static_cast<off_t>(kWriteBehindWindow);
+    ::sync_file_range(fd_, older + window, window, SYNC_FILE_RANGE_WRITE);
+    ::sync_file_range(
+        fd_, older, window,
+        SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER);
+    ::posix_fadvise(fd_, older, window, POSIX_FADV_DONTNEED);
+    behind_ += kWriteBehindWindow;
+  }
+}
+
 std::uint64_t FileSink::append_frame(const FrameHeader& header,
                                      std::span<const std::byte> payload) {
   const auto head = encode_frame_header(header);
   const std::uint64_t offset = end_.fetch_add(header.frame_size());
   write_at(offset, head, payload);
+  write_behind(offset + header.frame_size());
   std::lock_guard lock(index_mutex_);
   index_.push_back({offset, header.frame_size(), header.raw_size, header.key, header.type});
   return offset;

@@ -32,10 +32,17 @@ class FileSink {
 
  private:
   void write_at(std::uint64_t offset, std::span<const std::byte> a, std::span<const std::byte> b);
+  // Hands what is written to the disk and out of the page cache, a window
+  // behind the end: a trace is written once and read later, and gigabytes
+  // of it left in the page cache push out the recorded program's own data
+  // (and, in a VM, cost a fresh host page for every page written).
+  void write_behind(std::uint64_t end);
 
   std::filesystem::path path_;
   int fd_ = -1;
   std::atomic<std::uint64_t> end_{0};
+  std::mutex behind_mutex_;
+  std::uint64_t behind_ = 0;  // below this, handed to the disk and dropped
   mutable std::mutex index_mutex_;
   std::vector<IndexEntry> index_;
 };
