@@ -36,6 +36,7 @@ class CaptureSession final : public AnnotationSink {
   RangeCapture* current() { return current_.get(); }
 
   trace::CaptureId new_id() { return next_id_.fetch_add(1, std::memory_order_relaxed); }
+  std::vector<std::byte> snapshot_buffer(std::size_t size) { return pipeline_->buffer(size); }
   SnapshotPipeline::BlobSlot snapshot(std::vector<std::byte> bytes);
   // Lock held: the range being captured used a call that cannot be replayed.
   void not_replayable(std::string_view call);

@@ -5,6 +5,11 @@
 #include <exception>
 
 namespace msprof::record {
+namespace {
+
+constexpr std::chrono::seconds kKeepIdleBuffers{2};
+
+}  // namespace
 
 SnapshotPipeline::SnapshotPipeline(trace::TraceWriter& writer, std::uint64_t memory_bound,
                                    bool progress)
@@ -19,6 +24,34 @@ SnapshotPipeline::~SnapshotPipeline() {
   }
   work_ready_.notify_all();
   worker_.join();
+}
+
+std::vector<std::byte> SnapshotPipeline::buffer(std::size_t size) {
+  std::vector<std::byte> out;
+  {
+    std::lock_guard lock(mutex_);
+    // Best fit, so a small snapshot does not hold on to a large buffer.
+    auto best = free_buffers_.end();
+    for (auto it = free_buffers_.begin(); it != free_buffers_.end(); ++it) {
+      if (it->capacity() >= size &&
+          (best == free_buffers_.end() || it->capacity() < best->capacity()))
+        best = it;
+    }
+    if (best != free_buffers_.end()) {
+      out = std::move(*best);
+      free_buffers_.erase(best);
+      free_bytes_ -= out.capacity();
+    }
+  }
+  out.resize(size);
+  return out;
+}
+
+void SnapshotPipeline::recycle_locked(std::vector<std::byte> bytes) {
+  const std::uint64_t capacity = bytes.capacity();
+  if (capacity == 0 || bytes_in_flight_ + free_bytes_ + capacity > memory_bound_) return;
+  free_bytes_ += capacity;
+  free_buffers_.push_back(std::move(bytes));
 }
 
 SnapshotPipeline::BlobSlot SnapshotPipeline::snapshot(std::vector<std::byte> bytes) {
@@ -60,6 +93,11 @@ std::uint64_t SnapshotPipeline::bytes_captured() const {
   return bytes_captured_;
 }
 
+std::uint64_t SnapshotPipeline::kept_bytes() const {
+  std::lock_guard lock(mutex_);
+  return free_bytes_;
+}
+
 void SnapshotPipeline::show_progress(std::uint64_t left) {
   if (!progress_) return;
   static auto last = std::chrono::steady_clock::time_point{};
@@ -80,9 +118,21 @@ void SnapshotPipeline::run_worker() {
   for (;;) {
     Item item;
     std::uint64_t left = 0;
+    std::vector<std::vector<std::byte>> released;
     {
       std::unique_lock lock(mutex_);
-      work_ready_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      // Kept buffers are memory the program does not see as its own: they
+      // go back once snapshots stop coming for a while.
+      const auto ready = [&] { return stopping_ || !queue_.empty(); };
+      if (free_buffers_.empty()) {
+        work_ready_.wait(lock, ready);
+      } else if (!work_ready_.wait_for(lock, kKeepIdleBuffers, ready)) {
+        released.swap(free_buffers_);
+        free_bytes_ = 0;
+        lock.unlock();
+        released.clear();
+        continue;
+      }
       if (queue_.empty()) return;
       item = std::move(queue_.front());
       queue_.pop_front();
@@ -100,10 +150,10 @@ void SnapshotPipeline::run_worker() {
       std::lock_guard lock(mutex_);
       if (error_.empty()) error_ = e.what();
     }
-    item.bytes = {};
     {
       std::lock_guard lock(mutex_);
       bytes_in_flight_ -= size;
+      recycle_locked(std::move(item.bytes));
       --items_in_flight_;
       left = bytes_in_flight_;
     }

@@ -59,7 +59,7 @@ void ClRecorder::use_queue(RangeCapture& capture, cl_command_queue queue) {
 void ClRecorder::snapshot_root(RangeCapture& capture, cl_command_queue queue, cl_mem root,
                                cl_uint num_wait, const cl_event* wait) {
   const BufferInfo& info = objects_.buffers.at(root);
-  std::vector<std::byte> bytes(info.size);
+  std::vector<std::byte> bytes = CaptureSession::get()->snapshot_buffer(info.size);
   const cl_int status = next().clEnqueueReadBuffer(queue, root, CL_TRUE, 0, info.size, bytes.data(),
                                                    num_wait, wait, nullptr);
   if (status != CL_SUCCESS) throw std::runtime_error(cl_error("snapshot of a buffer", status));
@@ -189,7 +189,7 @@ void ClRecorder::finish_range(RangeCapture& capture, bool final_state) {
   if (final_state) {
     for (const auto& [root, queue] : touched_roots_) {
       const BufferInfo& info = objects_.buffers.at(root);
-      std::vector<std::byte> bytes(info.size);
+      std::vector<std::byte> bytes = CaptureSession::get()->snapshot_buffer(info.size);
       const cl_int status = next().clEnqueueReadBuffer(queue, root, CL_TRUE, 0, info.size,
                                                        bytes.data(), 0, nullptr, nullptr);
       if (status != CL_SUCCESS) {

@@ -1,0 +1,77 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "format/trace_reader.h"
+#include "format/trace_writer.h"
+#include "recorder/core/snapshot_pipeline.h"
+#include "tests/support/temp_dir.h"
+
+using msprof::record::SnapshotPipeline;
+using msprof::test::TempDir;
+
+namespace {
+
+constexpr std::uint64_t kMiB = 1ull << 20;
+
+std::vector<std::byte> filled(SnapshotPipeline& pipeline, std::size_t size, std::byte value) {
+  auto bytes = pipeline.buffer(size);
+  std::memset(bytes.data(), static_cast<int>(value), bytes.size());
+  return bytes;
+}
+
+}  // namespace
+
+TEST_CASE("snapshot buffers are recycled, and every snapshot keeps its own bytes") {
+  TempDir dir;
+  msprof::trace::TraceWriter writer(dir / "t.fb");
+  SnapshotPipeline pipeline(writer, 64 * kMiB, false);
+
+  auto first = filled(pipeline, 4 * kMiB, std::byte{1});
+  const std::byte* first_data = first.data();
+  const auto slot1 = pipeline.snapshot(std::move(first));
+  pipeline.drain();
+
+  // The written snapshot's buffer is kept and comes back for the next one,
+  // of any size it can hold.
+  CHECK(pipeline.kept_bytes() == 4 * kMiB);
+  auto second = filled(pipeline, 3 * kMiB, std::byte{2});
+  CHECK(second.data() == first_data);
+  CHECK(second.size() == 3 * kMiB);
+  CHECK(pipeline.kept_bytes() == 0);
+  auto third = filled(pipeline, 5 * kMiB, std::byte{3});
+  const auto slot2 = pipeline.snapshot(std::move(second));
+  const auto slot3 = pipeline.snapshot(std::move(third));
+  pipeline.drain();
+  writer.close();
+
+  msprof::trace::TraceReader reader(dir / "t.fb");
+  const std::pair<const std::shared_ptr<msprof::trace::BlobRef>*, std::byte> expected[] = {
+      {&slot1, std::byte{1}}, {&slot2, std::byte{2}}, {&slot3, std::byte{3}}};
+  const std::uint64_t sizes[] = {4 * kMiB, 3 * kMiB, 5 * kMiB};
+  for (std::size_t i = 0; i < 3; ++i) {
+    const auto& [slot, value] = expected[i];
+    const auto blob = reader.read_blob(**slot);
+    REQUIRE(blob.size() == sizes[i]);
+    CHECK(std::all_of(blob.begin(), blob.end(), [&](std::byte b) { return b == value; }));
+  }
+}
+
+TEST_CASE("kept buffers and snapshots in flight stay within the memory bound") {
+  TempDir dir;
+  msprof::trace::TraceWriter writer(dir / "t.fb");
+  SnapshotPipeline pipeline(writer, 64 * kMiB, false);
+  // Two 40 MiB snapshots cannot both be kept under a 64 MiB bound.
+  auto a = filled(pipeline, 40 * kMiB, std::byte{1});
+  auto b = filled(pipeline, 40 * kMiB, std::byte{2});
+  const std::byte* a_data = a.data();
+  const std::byte* b_data = b.data();
+  pipeline.snapshot(std::move(a));
+  pipeline.snapshot(std::move(b));
+  pipeline.drain();
+  CHECK(pipeline.kept_bytes() == 40 * kMiB);
+  auto again = pipeline.buffer(40 * kMiB);
+  CHECK((again.data() == a_data || again.data() == b_data));
+  CHECK(pipeline.kept_bytes() == 0);
+}
