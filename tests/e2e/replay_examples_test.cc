@@ -61,6 +61,7 @@ const std::vector<Expected>& expectations() {
        {{"done", {"axpb"}}},
        {{"never_closed", "truncated: still open when the program ended"}}},
       {"example_clblast_gemm", {{"gemm", {"XgemmDirectTN"}}}, {}},
+      {"command_kinds.py", {{"commands", {"fma_local", "shift"}}}, {}},
       {"example_nvtx_vector_add",
        {{"add_and_scale", {"vadd", "vscale"}}, {"scale_again", {"vscale"}}},
        {}},

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "format/trace_reader.h"
 #include "tests/recorder/record_run.h"
@@ -31,6 +32,7 @@ struct Loaded {
   std::map<CaptureId, Program> programs;
   std::map<CaptureId, Buffer> buffers;
   std::map<CaptureId, Queue> queues;
+  std::set<CaptureId> contexts, samplers;
 };
 
 Loaded load(const std::filesystem::path& path) {
@@ -44,13 +46,16 @@ Loaded load(const std::filesystem::path& path) {
   for (auto& p : reader.read_all<Program>()) l.programs[p.id] = p;
   for (auto& b : reader.read_all<Buffer>()) l.buffers[b.id] = b;
   for (auto& q : reader.read_all<Queue>()) l.queues[q.id] = q;
+  for (auto& c : reader.read_all<Context>()) l.contexts.insert(c.id);
+  for (auto& s : reader.read_all<Sampler>()) l.samplers.insert(s.id);
   // Every blob a range names is in the trace.
   for (const auto& r : l.ranges) {
     for (const auto& s : r.initial_state) CHECK(reader.has_blob(s.blob));
     for (const auto& s : r.final_state) CHECK(reader.has_blob(s.blob));
     for (const auto id : r.objects) {
+      INFO("object ", id, " of range ", r.name);
       CHECK((l.kernels.contains(id) || l.programs.contains(id) || l.buffers.contains(id) ||
-             l.queues.contains(id) || true));
+             l.queues.contains(id) || l.contexts.contains(id) || l.samplers.contains(id)));
     }
   }
   return l;
@@ -191,6 +196,91 @@ TEST_CASE("two queues with an event dependency are recorded with the dependency"
   REQUIRE(scale.args[1].bytes.size() == sizeof s);
   std::memcpy(&s, scale.args[1].bytes.data(), sizeof s);
   CHECK(s == 3.0f);
+}
+
+TEST_CASE("every kind of command in one range is recorded, in order, with its data") {
+  TempDir dir;
+  const auto plain = run_command(plain_python("command_kinds.py"), dir.path());
+  const auto rec = record({}, {"python3", example("command_kinds.py")}, dir.path());
+  CAPTURE(rec.err);
+  REQUIRE(rec.exit_code == 0);
+  REQUIRE(plain.exit_code == 0);
+  CHECK(rec.out == plain.out);
+  const Loaded l = load(dir / "trace.fb");
+  REQUIRE(l.ranges.size() == 1);
+  const Range& r = l.ranges[0];
+  CHECK(r.status == RangeStatus::Complete);
+  // The command kinds in enqueue order (host waits stand for blocking calls).
+  std::vector<std::size_t> kinds;
+  for (const auto& c : r.commands)
+    if (!std::holds_alternative<HostWait>(c.body)) kinds.push_back(c.body.index());
+  const std::vector<std::size_t> expected = {
+      CommandBody(BufferWrite{}).index(), CommandBody(BufferFill{}).index(),
+      CommandBody(Marker{}).index(),      CommandBody(KernelLaunch{}).index(),
+      CommandBody(Barrier{}).index(),     CommandBody(BufferCopy{}).index(),
+      CommandBody(BufferWrite{}).index(), CommandBody(BufferCopy{}).index(),
+      CommandBody(BufferMap{}).index(),   CommandBody(BufferUnmap{}).index(),
+      CommandBody(Marker{}).index(),      CommandBody(KernelLaunch{}).index(),
+      CommandBody(BufferRead{}).index()};
+  CHECK(kinds == expected);
+  TraceReader reader(dir / "trace.fb");
+  const auto body = [&](std::size_t nth, auto type) {
+    using T = decltype(type);
+    std::size_t seen = 0;
+    for (const auto& c : r.commands) {
+      if (const auto* b = std::get_if<T>(&c.body); b && seen++ == nth) return *b;
+    }
+    FAIL("command missing");
+    return T{};
+  };
+  // The host write carries the program's bytes: linspace(0, 1, n).
+  const auto write = body(0, BufferWrite{});
+  CHECK_FALSE(write.rect.has_value());
+  const auto written = reader.read_blob(write.data);
+  REQUIRE(written.size() == 4 * 65536);
+  float last = 0;
+  std::memcpy(&last, written.data() + written.size() - 4, 4);
+  CHECK(last == 1.0f);
+  // The rectangular write: a 16 x 16 block at (100, 100) of 256-float rows.
+  const auto rect_write = body(1, BufferWrite{});
+  REQUIRE(rect_write.rect.has_value());
+  CHECK(rect_write.rect->buffer_origin == std::vector<std::uint64_t>{400, 100, 0});
+  CHECK(rect_write.rect->region == std::vector<std::uint64_t>{64, 16, 1});
+  CHECK(rect_write.rect->buffer_row_pitch == 1024);
+  CHECK(reader.read_blob(rect_write.data).size() == 16 * 16 * 4);
+  CHECK(body(0, BufferCopy{}).rect.has_value());
+  const auto copy = body(1, BufferCopy{});
+  CHECK_FALSE(copy.rect.has_value());
+  CHECK(copy.src_offset == 8192);
+  CHECK(copy.size == 4096);
+  CHECK(body(0, BufferFill{}).pattern.size() == 4);
+  // The unmap names its map and carries what the host wrote: 0, 1, 2, ...
+  const auto unmap = body(0, BufferUnmap{});
+  const auto unmapped = reader.read_blob(unmap.data);
+  REQUIRE(unmapped.size() == 4096);
+  float third = 0;
+  std::memcpy(&third, unmapped.data() + 8, 4);
+  CHECK(third == 2.0f);
+  const auto map_it = std::find_if(r.commands.begin(), r.commands.end(), [](const Command& c) {
+    return std::holds_alternative<BufferMap>(c.body);
+  });
+  CHECK(unmap.map_seq == map_it->seq);
+  // The sub-buffer argument: the second half of its parent.
+  const auto fma = body(0, KernelLaunch{});
+  REQUIRE(fma.args.size() == 5);
+  const Buffer& half = l.buffers.at(fma.args[0].object);
+  CHECK(half.parent != 0);
+  CHECK(half.origin == 4 * 65536);
+  CHECK(fma.args[3].kind == ArgKind::Local);
+  CHECK(fma.args[3].local_size == 256);
+  // The out-of-order queue's kernel waits for the marker before it.
+  const auto shift_it = std::find_if(r.commands.rbegin(), r.commands.rend(), [](const Command& c) {
+    return std::holds_alternative<KernelLaunch>(c.body);
+  });
+  CHECK(l.queues.at(shift_it->queue).out_of_order);
+  const auto marker_it = std::next(shift_it);
+  REQUIRE(std::holds_alternative<Marker>(marker_it->body));
+  CHECK(shift_it->wait_events == std::vector<CaptureId>{marker_it->event});
 }
 
 TEST_CASE("a C program using CLBlast is recorded inside its range") {
