@@ -38,6 +38,9 @@ class CaptureSession final : public AnnotationSink {
   trace::CaptureId new_id() { return next_id_.fetch_add(1, std::memory_order_relaxed); }
   std::vector<std::byte> snapshot_buffer(std::size_t size) { return pipeline_->buffer(size); }
   SnapshotPipeline::BlobSlot snapshot(std::vector<std::byte> bytes);
+  SnapshotPipeline::BlobSlot snapshot(std::vector<std::byte> bytes, std::function<void()> arrived) {
+    return pipeline_->snapshot(std::move(bytes), std::move(arrived));
+  }
   // Lock held: the range being captured used a call that cannot be replayed.
   void not_replayable(std::string_view call);
   // Lock held: whether an object's record is already in the trace or queued.

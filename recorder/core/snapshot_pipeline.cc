@@ -55,6 +55,11 @@ void SnapshotPipeline::recycle_locked(std::vector<std::byte> bytes) {
 }
 
 SnapshotPipeline::BlobSlot SnapshotPipeline::snapshot(std::vector<std::byte> bytes) {
+  return snapshot(std::move(bytes), {});
+}
+
+SnapshotPipeline::BlobSlot SnapshotPipeline::snapshot(std::vector<std::byte> bytes,
+                                                      std::function<void()> arrived) {
   auto slot = std::make_shared<trace::BlobRef>();
   const std::uint64_t size = bytes.size();
   std::unique_lock lock(mutex_);
@@ -63,7 +68,7 @@ SnapshotPipeline::BlobSlot SnapshotPipeline::snapshot(std::vector<std::byte> byt
   bytes_in_flight_ += size;
   bytes_captured_ += size;
   ++items_in_flight_;
-  queue_.push_back(Item{std::move(bytes), slot, {}});
+  queue_.push_back(Item{std::move(bytes), slot, {}, std::move(arrived)});
   lock.unlock();
   work_ready_.notify_one();
   return slot;
@@ -73,7 +78,7 @@ void SnapshotPipeline::run(Task task) {
   {
     std::lock_guard lock(mutex_);
     ++items_in_flight_;
-    queue_.push_back(Item{{}, nullptr, std::move(task)});
+    queue_.push_back(Item{{}, nullptr, std::move(task), {}});
   }
   work_ready_.notify_one();
 }
@@ -142,6 +147,7 @@ void SnapshotPipeline::run_worker() {
     const std::uint64_t size = item.bytes.size();
     try {
       if (item.slot) {
+        if (item.arrived) item.arrived();
         *item.slot = writer_.put_blob(item.bytes);
       } else if (item.task) {
         item.task(writer_);

@@ -17,8 +17,9 @@ namespace msprof::record {
 
 // Takes snapshots off the application's threads: hashing, dedup, compression
 // and writing happen on a worker, in the order things were handed over, with
-// the bytes not yet written bounded. The application waits only for the
-// device-to-host copy, and for the bound when it is reached.
+// the bytes not yet written bounded. The application waits for the
+// device-to-host copy only where the device gives no order to rely on
+// (otherwise the worker waits for it), and for the bound when it is reached.
 class SnapshotPipeline {
  public:
   using BlobSlot = std::shared_ptr<trace::BlobRef>;  // filled in by the worker
@@ -34,6 +35,9 @@ class SnapshotPipeline {
   // in page faults than the device-to-host copy that fills it.
   std::vector<std::byte> buffer(std::size_t size);
   BlobSlot snapshot(std::vector<std::byte> bytes);
+  // A snapshot whose bytes are still arriving (an asynchronous device read):
+  // the worker calls `arrived` first, which waits for them or throws.
+  BlobSlot snapshot(std::vector<std::byte> bytes, std::function<void()> arrived);
   // Runs after every snapshot handed over before it.
   void run(Task task);
   // Waits until everything handed over is done.
@@ -49,6 +53,7 @@ class SnapshotPipeline {
     std::vector<std::byte> bytes;
     BlobSlot slot;
     Task task;
+    std::function<void()> arrived;
   };
   void run_worker();
   void show_progress(std::uint64_t left);

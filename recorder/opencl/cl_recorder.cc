@@ -59,12 +59,30 @@ void ClRecorder::use_queue(RangeCapture& capture, cl_command_queue queue) {
 void ClRecorder::snapshot_root(RangeCapture& capture, cl_command_queue queue, cl_mem root,
                                cl_uint num_wait, const cl_event* wait) {
   const BufferInfo& info = objects_.buffers.at(root);
-  std::vector<std::byte> bytes = CaptureSession::get()->snapshot_buffer(info.size);
-  const cl_int status = next().clEnqueueReadBuffer(queue, root, CL_TRUE, 0, info.size, bytes.data(),
-                                                   num_wait, wait, nullptr);
+  CaptureSession& session = *CaptureSession::get();
+  std::vector<std::byte> bytes = session.snapshot_buffer(info.size);
+  // On an in-order queue the read runs before the command that follows it,
+  // so the program need not wait for it: the snapshot worker does. An
+  // out-of-order queue gives no such order, so the program waits there.
+  const bool in_order =
+      (objects_.queues.at(queue).asked & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
+  cl_event read = nullptr;
+  const cl_int status =
+      next().clEnqueueReadBuffer(queue, root, in_order ? CL_FALSE : CL_TRUE, 0, info.size,
+                                 bytes.data(), num_wait, wait, in_order ? &read : nullptr);
   if (status != CL_SUCCESS) throw std::runtime_error(cl_error("snapshot of a buffer", status));
   capture.snapshotted.insert(info.id);
-  capture.initial.emplace_back(info.id, CaptureSession::get()->snapshot(std::move(bytes)));
+  if (!in_order) {
+    capture.initial.emplace_back(info.id, session.snapshot(std::move(bytes)));
+    return;
+  }
+  // The read must start without waiting for the program's next flush.
+  next().clFlush(queue);
+  capture.initial.emplace_back(info.id, session.snapshot(std::move(bytes), [read] {
+    const cl_int done = next().clWaitForEvents(1, &read);
+    next().clReleaseEvent(read);
+    if (done != CL_SUCCESS) throw std::runtime_error(cl_error("snapshot of a buffer", done));
+  }));
 }
 
 void ClRecorder::use_buffer(RangeCapture& capture, cl_command_queue queue, cl_mem buffer,
