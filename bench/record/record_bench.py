@@ -2,9 +2,11 @@
 
     python3 bench/record/record_bench.py [--msprof-record PATH] [--runs 3]
 
-For 64 MiB and 1 MiB buffers (8 ranges of 6 kernels): the plain run, the
-recorded run (wall time of the whole program, best of --runs), their ratio,
-captured bytes per second of added time, and trace size / captured bytes.
+For 64 MiB and 1 MiB buffers (8 ranges of 6 kernels), in --runs interleaved
+rounds of one plain and one recorded run: the best wall time of the whole
+program each, their ratio, the ratio of the medians, the ratio of the time
+the program measures around its ranges alone ("work_s"), captured bytes per
+second of added time, and trace size / captured bytes.
 Then the cost of ranges that are never captured again: the same work with
 every range executed 20 times, with and without mstx annotations, recorded
 against plain.
@@ -48,22 +50,32 @@ def main():
     rows = []
     for mib in (64, 1):
         wl = ["python3", workload, "--mib", str(mib), "--ranges", "8"]
-        plain = best(args.runs, lambda: run(wl, env))
-        def recorded():
-            wall, out, err = run([args.msprof_record, "-f", "-o", trace, "--"] + wl)
-            return wall, out, err
-        rec = best(args.runs, recorded)
+        rec_cmd = [args.msprof_record, "-f", "-o", trace, "--"] + wl
+        # Interleaved rounds: a burst of other work on the machine slows one
+        # round of both, not every run of one of them.
+        plains, recs = [], []
+        for _ in range(args.runs):
+            plains.append(run(wl, env))
+            recs.append(run(rec_cmd))
+        plain = min(plains, key=lambda r: r[0])
+        rec = min(recs, key=lambda r: r[0])
         m = re.search(r"([\d.]+) (B|KiB|MiB|GiB) snapshotted", rec[2])
         scale = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
         captured = float(m.group(1)) * scale[m.group(2)] if m else float("nan")
         size = os.path.getsize(trace)
         added = rec[0] - plain[0]
         assert plain[1].split()[-1] == rec[1].split()[-1], "recorded run computed something else"
+        work = lambda r: float(r[1].split()[1])  # noqa: E731
+        med = lambda xs: sorted(xs)[len(xs) // 2]  # noqa: E731
         rows.append((f"{mib} MiB x 3 buffers x 8 ranges", plain[0], rec[0], rec[0] / plain[0],
+                     med([r[0] for r in recs]) / med([r[0] for r in plains]),
+                     min(work(r) for r in recs) / min(work(r) for r in plains),
                      captured / added / (1 << 20) if added > 0 else float("inf"), size / captured))
-    print(f"{'case':34} {'plain s':>8} {'recorded s':>11} {'ratio':>6} {'captured MiB/s added':>21} {'trace/captured':>15}")
+    print(f"{'case':34} {'plain s':>8} {'recorded s':>11} {'ratio':>6} {'median ratio':>13} "
+          f"{'ranges-only ratio':>18} {'captured MiB/s added':>21} {'trace/captured':>15}")
     for r in rows:
-        print(f"{r[0]:34} {r[1]:8.2f} {r[2]:11.2f} {r[3]:6.2f} {r[4]:21.0f} {r[5]:15.3f}")
+        print(f"{r[0]:34} {r[1]:8.2f} {r[2]:11.2f} {r[3]:6.2f} {r[4]:13.2f} {r[5]:18.2f} "
+              f"{r[6]:21.0f} {r[7]:15.3f}")
 
     # Ranges never captured again: 20 repeats, the work alone (work_s).
     wl = ["python3", workload, "--mib", "1", "--ranges", "8", "--repeat", "20"]
