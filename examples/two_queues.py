@@ -26,3 +26,10 @@ mstx.range_end(rid)
 out = np.empty_like(host_y)
 cl.enqueue_copy(q2, out, y)
 print("y", out[:4].tolist(), float(out.sum()))
+# The queues were made without profiling: asking for an event's timestamps
+# fails, with or without the recorder (which profiles them for itself).
+try:
+    ev.profile.end
+    print("profiling info: available")
+except cl.RuntimeError as e:
+    print("profiling info:", "not available" if e.code == cl.status_code.PROFILING_INFO_NOT_AVAILABLE else e)

@@ -110,6 +110,24 @@ cl_int CL_API_CALL layer_clGetCommandQueueInfo(cl_command_queue queue, cl_comman
   return status;
 }
 
+// Nor does it see timestamps on a queue it did not ask to profile: what it
+// gets back is what it would get without the recorder.
+cl_int CL_API_CALL layer_clGetEventProfilingInfo(cl_event event, cl_profiling_info what,
+                                                 size_t size, void* value, size_t* size_ret) {
+  cl_command_queue queue = nullptr;
+  if (next().clGetEventInfo(event, CL_EVENT_COMMAND_QUEUE, sizeof queue, &queue, nullptr) ==
+          CL_SUCCESS &&
+      queue != nullptr) {
+    bool hidden = false;
+    record_objects([&](ClObjects& o) {
+      if (const auto it = o.queues.find(queue); it != o.queues.end())
+        hidden = (it->second.asked & CL_QUEUE_PROFILING_ENABLE) == 0;
+    });
+    if (hidden) return CL_PROFILING_INFO_NOT_AVAILABLE;
+  }
+  return next().clGetEventProfilingInfo(event, what, size, value, size_ret);
+}
+
 void add_buffer(cl_mem mem, cl_context context, cl_mem_flags flags, std::uint64_t size,
                 cl_mem parent, std::uint64_t origin) {
   if (mem == nullptr) return;
@@ -438,6 +456,7 @@ void install_object_intercepts(cl_icd_dispatch& t) {
   t.clCreateCommandQueue = layer_clCreateCommandQueue;
   t.clCreateCommandQueueWithProperties = layer_clCreateCommandQueueWithProperties;
   t.clGetCommandQueueInfo = layer_clGetCommandQueueInfo;
+  t.clGetEventProfilingInfo = layer_clGetEventProfilingInfo;
   t.clCreateBuffer = layer_clCreateBuffer;
   t.clCreateBufferWithProperties = layer_clCreateBufferWithProperties;
   t.clCreateSubBuffer = layer_clCreateSubBuffer;
