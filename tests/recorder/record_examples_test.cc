@@ -354,6 +354,43 @@ TEST_CASE("include and exclude filters apply at record time") {
   CHECK(l.ranges.size() == 3);
 }
 
+TEST_CASE("launcher options: alternatives in --mstx-include=, -q, --compression-level, summary") {
+  TempDir dir;
+  auto rec = record({"--mstx-include=range1|range2"}, {"python3", example("test.py")}, dir.path());
+  REQUIRE(rec.exit_code == 0);
+  Loaded l = load(dir / "trace.fb");
+  std::vector<std::string> names;
+  for (const auto& r : l.ranges) names.push_back(r.name);
+  CHECK(names == std::vector<std::string>{"range1", "range2", "range3"});
+  // The summary: every range with its kernels or its reason, then totals.
+  CHECK(rec.err.find("msprof-record: 3 range(s) in trace.fb\n") != std::string::npos);
+  CHECK(rec.err.find("  range1: complete, 2 kernel(s) [axpbyz, multiply], 2 command(s), ") !=
+        std::string::npos);
+  CHECK(rec.err.find("  range3: ignored (opened inside range 'range2')\n") != std::string::npos);
+  CHECK(rec.err.find("  range2: complete, 3 kernel(s) [divide, fabs_kernel, axpbyz]") !=
+        std::string::npos);
+  CHECK(rec.err.find("msprof-record: trace size ") != std::string::npos);
+  CHECK(rec.err.find(" ms spent capturing in the program\n") != std::string::npos);
+
+  // Quiet: the program's own output only, and the same trace.
+  rec = record({"-q", "-f"}, {"python3", example("test.py")}, dir.path());
+  REQUIRE(rec.exit_code == 0);
+  CHECK(rec.err.empty());
+  CHECK(load(dir / "trace.fb").ranges.size() == 3);
+
+  // The compression level reaches the writer: the same data, smaller at 19.
+  rec = record({"-o", "fast.fb", "--compression-level", "1"},
+               {"python3", example("command_kinds.py")}, dir.path());
+  REQUIRE(rec.exit_code == 0);
+  rec = record({"-o", "small.fb", "--compression-level", "19"},
+               {"python3", example("command_kinds.py")}, dir.path());
+  REQUIRE(rec.exit_code == 0);
+  CHECK(std::filesystem::file_size(dir / "small.fb") < std::filesystem::file_size(dir / "fast.fb"));
+  rec = record({"-o", "bad.fb", "--compression-level", "20"}, {"true"}, dir.path());
+  CHECK(rec.exit_code == 2);
+  CHECK_FALSE(std::filesystem::exists(dir / "bad.fb"));
+}
+
 TEST_CASE("--kill on ends the program once every included range is captured") {
   TempDir dir;
   const auto rec =
