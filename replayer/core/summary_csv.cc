@@ -26,7 +26,7 @@ std::string summary_csv(const ReplayResult& result) {
   std::string out =
       "kind,range,status,launch,seq,kernel,folder,passes,median_us,min_us,max_us,mean_us,"
       "stddev_us,queued_median_us,kernel_sum_median_us,bytes,bandwidth_gbps,original_us,"
-      "ratio_to_original,verification,reason\n";
+      "ratio_to_original,verification,reason,programs\n";
   const auto n = [](double v) { return format_number(v); };
   for (const auto& r : result.ranges) {
     const std::string verification(verification_status_name(r.verification.status));
@@ -35,7 +35,7 @@ std::string summary_csv(const ReplayResult& result) {
            ",,,,," + std::to_string(r.passes) + "," + n(w.median) + "," + n(w.min) + "," +
            n(w.max) + "," + n(w.mean) + "," + n(w.stddev) + ",," + n(r.kernel_sum_us.median) + "," +
            std::to_string(r.restored_bytes) + ",,,," + verification + "," + csv_field(r.reason) +
-           "\n";
+           "," + csv_field(r.program_source) + "\n";
     for (const auto& k : r.kernels) {
       const auto& d = k.duration_us;
       out += "kernel," + csv_field(r.name) + "," + std::string(range_outcome_name(r.outcome)) +
@@ -44,7 +44,7 @@ std::string summary_csv(const ReplayResult& result) {
              n(d.median) + "," + n(d.min) + "," + n(d.max) + "," + n(d.mean) + "," + n(d.stddev) +
              "," + n(k.queued_stats_us.median) + ",," + std::to_string(k.bytes) + "," +
              n(k.bandwidth_gbps) + "," + n(k.original_us) + "," + n(k.ratio_to_original) + "," +
-             verification + ",\n";
+             verification + ",,\n";
     }
   }
   return out;

@@ -45,13 +45,33 @@ std::string verification_text(const Verification& v) {
   return text;
 }
 
+// How the range's programs were made on the replay device, in words.
+std::string program_text(const std::string& origins) {
+  std::string out;
+  std::size_t start = 0;
+  while (start <= origins.size() && !origins.empty()) {
+    const std::size_t comma = std::min(origins.find(',', start), origins.size());
+    const std::string origin = origins.substr(start, comma - start);
+    std::string text = origin == "binary"    ? "the recorded device binary"
+                       : origin == "source"  ? "rebuilt from source"
+                       : origin == "il"      ? "rebuilt from IL"
+                       : origin == "builtin" ? "the device's built-in kernels"
+                                             : origin;
+    out += (out.empty() ? "" : " and ") + text;
+    start = comma + 1;
+  }
+  return out.empty() ? "none" : out;
+}
+
 }  // namespace
 
 std::string terminal_table(const ReplayResult& result) {
   std::vector<Row> rows = {
       {"range", "kernel", "median_us", "min_us", "max_us", "GB/s", "x original", "verification"}};
-  std::string skipped;
+  std::string skipped, programs;
   for (const auto& r : result.ranges) {
+    if (r.outcome == RangeOutcome::Replayed)
+      programs += "  " + r.name + ": " + program_text(r.program_source) + "\n";
     if (r.outcome != RangeOutcome::Replayed) {
       skipped += "  " + r.name + ": " + std::string(range_outcome_name(r.outcome)) + ", " +
                  r.reason + "\n";
@@ -71,6 +91,7 @@ std::string terminal_table(const ReplayResult& result) {
   std::string out = "device " + std::to_string(result.device.index) + ": " + result.device.name +
                     " (" + result.device.platform + ", driver " + result.device.driver + ")\n";
   if (rows.size() > 1) out += layout(rows);
+  if (!programs.empty()) out += "programs:\n" + programs;
   if (!skipped.empty()) out += "not replayed:\n" + skipped;
   return out;
 }

@@ -158,6 +158,9 @@ TEST_CASE("the table lists every replayed kernel and every skipped range with it
   CHECK(lines_starting(r.out, "range2  ").size() == 4);
   CHECK(r.out.find("not replayed:\n  range3: skipped, ignored: opened inside range 'range2'\n") !=
         std::string::npos);
+  // Recorded and replayed on the same device and driver: its binaries load.
+  CHECK(r.out.find("programs:\n  range1: the recorded device binary\n  range2: the recorded "
+                   "device binary\n") != std::string::npos);
 }
 
 TEST_CASE("an in-place range gives the same outputs on every pass") {

@@ -86,6 +86,10 @@ TEST_CASE("msprof-replay writes the table and an OPPROF folder shaped like the r
   const std::string csv = read_text(folder / "summary.csv");
   CHECK(count_lines(csv) == 1 + 1 + 5);
   CHECK(csv.find("range,range1,replayed,") != std::string::npos);
+  // The synthetic trace holds source only: rebuilt, and the row says so.
+  const auto row = csv.find("range,range1,");
+  REQUIRE(row != std::string::npos);
+  CHECK(csv.substr(row, csv.find('\n', row) - row).ends_with(",source"));
   const std::string json = read_text(folder / "summary.json");
   CHECK(json.find("\"format\":\"msprof-replay-result\"") != std::string::npos);
   CHECK(json.find("\"program_source\":\"source\"") != std::string::npos);
@@ -205,7 +209,7 @@ TEST_CASE("errors are one line and a non-zero exit") {
     f.seekp(static_cast<std::streamoff>(offset));
     f.put('\x5a').put('\xa5').put('\x5a');
     f.close();
-    check_one_line_error(replay(quoted(dir / "damaged.fb") + kFast), "error");
+    check_one_line_error(replay(quoted(dir / "damaged.fb") + kFast), "fails its checksum");
   }
   check_one_line_error(replay(quoted(dir / "t.fb") + " --include foo"), "no range named 'foo' in");
   check_one_line_error(replay(quoted(dir / "t.fb") + " --include foo"), "ranges: 'range1', ");
