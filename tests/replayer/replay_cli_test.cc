@@ -112,10 +112,11 @@ TEST_CASE("--format csv and json, kernel mode, every range") {
   CHECK(csv.out.find("not replayable: clEnqueueSVMMap") != std::string::npos);
   CHECK(csv.out.find("kernel,inplace,replayed,0,0,scale,scale_5,") != std::string::npos);
 
-  const Run json =
-      replay(quoted(dir / "t.fb") + kFast + " --format json --output " + quoted(dir / "b"));
+  const Run json = replay(quoted(dir / "t.fb") + kFast + " --format json --verify each --output " +
+                          quoted(dir / "b"));
   REQUIRE(json.status == 0);
   CHECK(json.out == read_text(only_result(dir / "b") / "summary.json"));
+  CHECK(json.out.find("\"verify\":\"each\"") != std::string::npos);
 }
 
 TEST_CASE("--list prints the ranges and their statuses") {
