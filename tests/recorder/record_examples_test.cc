@@ -26,6 +26,20 @@ std::vector<std::string> plain_python(const std::string& script) {
           example(script)};
 }
 
+// Runs a Python example plainly and under msprof-record (trace.fb in `dir`):
+// both succeed and print the same, since the recorder never changes what the
+// program computes. Returns the recorded run.
+msprof::test::RunResult record_unchanged(const std::string& script,
+                                         const std::filesystem::path& dir) {
+  const auto plain = run_command(plain_python(script), dir);
+  REQUIRE(plain.exit_code == 0);
+  auto rec = record({}, {"python3", example(script)}, dir);
+  INFO("msprof-record of ", script, ":\n", rec.err);
+  REQUIRE(rec.exit_code == 0);
+  CHECK(rec.out == plain.out);
+  return rec;
+}
+
 struct Loaded {
   std::vector<Range> ranges;
   std::map<CaptureId, Kernel> kernels;
@@ -81,12 +95,8 @@ const Range& range_named(const Loaded& l, const std::string& name) {
 
 TEST_CASE("the reference example: range1 and range2 captured, range3 inside range2 ignored") {
   TempDir dir;
-  const auto plain = run_command(plain_python("test.py"), dir.path());
-  REQUIRE(plain.exit_code == 0);
-  const auto rec = record({}, {"python3", example("test.py")}, dir.path());
+  const auto rec = record_unchanged("test.py", dir.path());
   CAPTURE(rec.err);
-  REQUIRE(rec.exit_code == 0);
-  CHECK(rec.out == plain.out);
   CHECK(rec.err.find("range 'range3' opened inside range 'range2' is ignored") !=
         std::string::npos);
   const Loaded l = load(dir / "trace.fb");
@@ -121,11 +131,8 @@ TEST_CASE("the reference example: range1 and range2 captured, range3 inside rang
 
 TEST_CASE("a range run in a loop with in-place updates is captured once, at its first execution") {
   TempDir dir;
-  const auto plain = run_command(plain_python("loop_inplace.py"), dir.path());
-  const auto rec = record({}, {"python3", example("loop_inplace.py")}, dir.path());
+  const auto rec = record_unchanged("loop_inplace.py", dir.path());
   CAPTURE(rec.err);
-  REQUIRE(rec.exit_code == 0);
-  CHECK(rec.out == plain.out);
   TraceReader reader(dir / "trace.fb");
   const auto ranges = reader.read_all<Range>();
   REQUIRE(ranges.size() == 1);
@@ -154,11 +161,8 @@ TEST_CASE("a range run in a loop with in-place updates is captured once, at its 
 
 TEST_CASE("pyopencl reduction and scan kernels, and __local arguments, are captured") {
   TempDir dir;
-  const auto plain = run_command(plain_python("reduction_scan.py"), dir.path());
-  const auto rec = record({}, {"python3", example("reduction_scan.py")}, dir.path());
+  const auto rec = record_unchanged("reduction_scan.py", dir.path());
   CAPTURE(rec.err);
-  REQUIRE(rec.exit_code == 0);
-  CHECK(rec.out == plain.out);
   const Loaded l = load(dir / "trace.fb");
   REQUIRE(l.ranges.size() == 3);
   CHECK(kernel_names(l, range_named(l, "reduce")) ==
@@ -174,11 +178,8 @@ TEST_CASE("pyopencl reduction and scan kernels, and __local arguments, are captu
 
 TEST_CASE("two queues with an event dependency are recorded with the dependency") {
   TempDir dir;
-  const auto plain = run_command(plain_python("two_queues.py"), dir.path());
-  const auto rec = record({}, {"python3", example("two_queues.py")}, dir.path());
+  const auto rec = record_unchanged("two_queues.py", dir.path());
   CAPTURE(rec.err);
-  REQUIRE(rec.exit_code == 0);
-  CHECK(rec.out == plain.out);
   const Loaded l = load(dir / "trace.fb");
   REQUIRE(l.ranges.size() == 1);
   const auto& cmds = l.ranges[0].commands;
@@ -200,12 +201,7 @@ TEST_CASE("two queues with an event dependency are recorded with the dependency"
 
 TEST_CASE("every kind of command in one range is recorded, in order, with its data") {
   TempDir dir;
-  const auto plain = run_command(plain_python("command_kinds.py"), dir.path());
-  const auto rec = record({}, {"python3", example("command_kinds.py")}, dir.path());
-  CAPTURE(rec.err);
-  REQUIRE(rec.exit_code == 0);
-  REQUIRE(plain.exit_code == 0);
-  CHECK(rec.out == plain.out);
+  record_unchanged("command_kinds.py", dir.path());
   const Loaded l = load(dir / "trace.fb");
   REQUIRE(l.ranges.size() == 1);
   const Range& r = l.ranges[0];
@@ -416,8 +412,7 @@ TEST_CASE("--final-state off records no final state") {
 
 TEST_CASE("more than 50 kernels in a range: a warning, and all are kept") {
   TempDir dir;
-  const auto rec = record({}, {"python3", example("many_kernels.py")}, dir.path());
-  REQUIRE(rec.exit_code == 0);
+  const auto rec = record_unchanged("many_kernels.py", dir.path());
   CHECK(rec.err.find("holds 60 kernels, more than the 50") != std::string::npos);
   const Loaded l = load(dir / "trace.fb");
   CHECK(kernel_names(l, range_named(l, "many")).size() == 60);
@@ -425,8 +420,7 @@ TEST_CASE("more than 50 kernels in a range: a warning, and all are kept") {
 
 TEST_CASE("a range open at exit is truncated") {
   TempDir dir;
-  const auto rec = record({}, {"python3", example("open_at_exit.py")}, dir.path());
-  REQUIRE(rec.exit_code == 0);
+  const auto rec = record_unchanged("open_at_exit.py", dir.path());
   const Loaded l = load(dir / "trace.fb");
   CHECK(range_named(l, "done").status == RangeStatus::Complete);
   CHECK(range_named(l, "never_closed").status == RangeStatus::Truncated);
