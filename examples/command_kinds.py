@@ -1,6 +1,6 @@
 """One range with every kind of command the recorder captures besides kernels:
 host writes (plain and rectangular), fills, copies (plain and rectangular),
-a write mapping and its unmap, markers, barriers, a read, a sub-buffer as a
+write mappings and their unmaps (one mapped before the range), markers, barriers, a read, a sub-buffer as a
 kernel argument, a __local argument, a scalar argument, and an out-of-order
 queue whose kernel waits on an event. The range's result depends on each of
 them, so a replay that dropped or reordered one would not verify.
@@ -36,9 +36,15 @@ d = cl.Buffer(ctx, mf.READ_WRITE, size=4 * n)
 cl.enqueue_fill_buffer(queue, d, np.float32(-1), 0, 4 * n)
 # The second half of `a`, as the kernel's first argument.
 a_half = a.get_sub_region(4 * n, 4 * n)
+# Mapped for writing before the range, written and unmapped inside it.
+e = cl.Buffer(ctx, mf.READ_WRITE, size=4096)
+early, _ = cl.enqueue_map_buffer(queue, e, cl.map_flags.WRITE, 0, (1024,), np.float32)
 queue.finish()
 
 rid = mstx.range_start("commands", None)
+early[:] = -np.arange(1024, dtype=np.float32)
+early.base.release(queue)
+cl.enqueue_copy(queue, d, e, byte_count=4096, dst_offset=8192)
 # Host data written in the range: replayed with its bytes.
 host_b = np.linspace(0, 1, n, dtype=np.float32)
 cl.enqueue_copy(queue, b, host_b)

@@ -82,6 +82,9 @@ struct BufferMap {
   friend bool operator==(const BufferMap&, const BufferMap&) = default;
 };
 
+// An unmap's map_seq when the map command came before the range.
+inline constexpr std::uint64_t kMappedBeforeRange = ~0ull;
+
 // What the host left in a write mapping, replayed as a write.
 struct BufferUnmap {
   CaptureId buffer = 0;

@@ -127,9 +127,12 @@ std::string body_text(const ObjectTable& table, const CommandBody& body) {
           return "map buffer " + std::to_string(c.buffer) + " [" + std::to_string(c.offset) +
                  ", +" + std::to_string(c.size) + ") flags " + hex_u64(c.flags);
         } else if constexpr (std::is_same_v<T, BufferUnmap>) {
-          return "unmap buffer " + std::to_string(c.buffer) + " (map #" +
-                 std::to_string(c.map_seq) + ") [" + std::to_string(c.offset) + ", +" +
-                 std::to_string(c.size) + ") data " + blob_text(c.data);
+          const std::string map = c.map_seq == kMappedBeforeRange
+                                      ? "mapped before the range"
+                                      : "map #" + std::to_string(c.map_seq);
+          return "unmap buffer " + std::to_string(c.buffer) + " (" + map + ") [" +
+                 std::to_string(c.offset) + ", +" + std::to_string(c.size) + ") data " +
+                 blob_text(c.data);
         } else if constexpr (std::is_same_v<T, HostWait>) {
           std::string out = "host wait";
           for (const auto e : c.events) out += " " + std::to_string(e);

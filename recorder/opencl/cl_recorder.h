@@ -19,7 +19,8 @@ struct Mapping {
   cl_mem buffer = nullptr;
   cl_map_flags flags = 0;
   std::uint64_t offset = 0, size = 0;
-  std::uint64_t seq = 0;  // the map command in the range, when it was there
+  std::uint64_t seq = 0;  // the map command, in the range that mapped it
+  CaptureId range = 0;    // that range; 0 when mapped outside a captured range
 };
 
 // The OpenCL side of a recording: the program's objects, and what the range

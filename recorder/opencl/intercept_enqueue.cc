@@ -262,6 +262,7 @@ void* CL_API_CALL layer_clEnqueueMapBuffer(cl_command_queue q, cl_mem b, cl_bool
                                            const cl_event* w, cl_event* ev, cl_int* err) {
   void* mapped = nullptr;
   std::optional<std::uint64_t> seq;
+  CaptureId range = 0;
   const cl_int status = captured(
       q, nw, w, ev,
       [&](RangeCapture& c, ClRecorder& r) {
@@ -269,6 +270,7 @@ void* CL_API_CALL layer_clEnqueueMapBuffer(cl_command_queue q, cl_mem b, cl_bool
         const std::size_t index = r.add_command(c, q, nw, w, blocking != CL_FALSE,
                                                 trace::BufferMap{r.buffer_id(b), flags, off, size});
         seq = index;
+        range = c.range.id;
         return index;
       },
       [&](cl_event* e) {
@@ -279,7 +281,8 @@ void* CL_API_CALL layer_clEnqueueMapBuffer(cl_command_queue q, cl_mem b, cl_bool
   if (err != nullptr) *err = status;
   if (mapped != nullptr && CaptureSession::get() != nullptr) {
     record_objects([&](ClObjects&) {
-      ClRecorder::instance().mappings()[mapped] = Mapping{b, flags, off, size, seq.value_or(0)};
+      ClRecorder::instance().mappings()[mapped] =
+          Mapping{b, flags, off, size, seq.value_or(0), seq ? range : 0};
     });
   }
   return mapped;
@@ -295,7 +298,12 @@ cl_int CL_API_CALL layer_clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, v
         const Mapping mapping = it->second;
         r.mappings().erase(it);
         r.use_buffer(c, q, m, nw, w);
-        trace::BufferUnmap unmap{r.buffer_id(m), mapping.seq, mapping.offset, 0, {}};
+        const bool mapped_here = mapping.range != 0 && mapping.range == c.range.id;
+        trace::BufferUnmap unmap{r.buffer_id(m),
+                                 mapped_here ? mapping.seq : trace::kMappedBeforeRange,
+                                 mapping.offset,
+                                 0,
+                                 {}};
         const bool wrote = (mapping.flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0;
         if (wrote) unmap.size = mapping.size;
         const std::size_t index = r.add_command(c, q, nw, w, false, std::move(unmap));

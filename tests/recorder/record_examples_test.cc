@@ -211,6 +211,7 @@ TEST_CASE("every kind of command in one range is recorded, in order, with its da
   for (const auto& c : r.commands)
     if (!std::holds_alternative<HostWait>(c.body)) kinds.push_back(c.body.index());
   const std::vector<std::size_t> expected = {
+      CommandBody(BufferUnmap{}).index(), CommandBody(BufferCopy{}).index(),
       CommandBody(BufferWrite{}).index(), CommandBody(BufferFill{}).index(),
       CommandBody(Marker{}).index(),      CommandBody(KernelLaunch{}).index(),
       CommandBody(Barrier{}).index(),     CommandBody(BufferCopy{}).index(),
@@ -244,14 +245,23 @@ TEST_CASE("every kind of command in one range is recorded, in order, with its da
   CHECK(rect_write.rect->region == std::vector<std::uint64_t>{64, 16, 1});
   CHECK(rect_write.rect->buffer_row_pitch == 1024);
   CHECK(reader.read_blob(rect_write.data).size() == 16 * 16 * 4);
-  CHECK(body(0, BufferCopy{}).rect.has_value());
-  const auto copy = body(1, BufferCopy{});
+  CHECK(body(1, BufferCopy{}).rect.has_value());
+  const auto copy = body(2, BufferCopy{});
   CHECK_FALSE(copy.rect.has_value());
   CHECK(copy.src_offset == 8192);
   CHECK(copy.size == 4096);
   CHECK(body(0, BufferFill{}).pattern.size() == 4);
-  // The unmap names its map and carries what the host wrote: 0, 1, 2, ...
-  const auto unmap = body(0, BufferUnmap{});
+  // Mapped before the range: the unmap says so, and carries the bytes the
+  // host wrote inside it: 0, -1, -2, ...
+  const auto early = body(0, BufferUnmap{});
+  CHECK(early.map_seq == kMappedBeforeRange);
+  const auto early_bytes = reader.read_blob(early.data);
+  REQUIRE(early_bytes.size() == 4096);
+  float minus_two = 0;
+  std::memcpy(&minus_two, early_bytes.data() + 8, 4);
+  CHECK(minus_two == -2.0f);
+  // Mapped in the range: the unmap names its map and carries 0, 1, 2, ...
+  const auto unmap = body(1, BufferUnmap{});
   const auto unmapped = reader.read_blob(unmap.data);
   REQUIRE(unmapped.size() == 4096);
   float third = 0;
