@@ -1,4 +1,5 @@
-/* An OpenCL vector add annotated with NVTX v3 (push/pop and start/end). */
+/* An OpenCL vector add annotated with NVTX v3 (push/pop, start/end, and a
+ * push/pop range of a domain of its own). */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <nvtx3/nvToolsExt.h>
@@ -46,6 +47,18 @@ int main(void) {
   nvtxRangeId_t id = nvtxRangeStartA("scale_again");
   clEnqueueNDRangeKernel(q, vscale, 1, NULL, &global, NULL, 0, NULL, NULL);
   nvtxRangeEnd(id);
+
+  /* A range of a domain of the program's own. */
+  nvtxDomainHandle_t domain = nvtxDomainCreateA("solver");
+  nvtxEventAttributes_t attributes = {0};
+  attributes.version = NVTX_VERSION;
+  attributes.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+  attributes.messageType = NVTX_MESSAGE_TYPE_ASCII;
+  attributes.message.ascii = "solve";
+  nvtxDomainRangePushEx(domain, &attributes);
+  clEnqueueNDRangeKernel(q, vadd, 1, NULL, &global, NULL, 0, NULL, NULL);
+  nvtxDomainRangePop(domain);
+  nvtxDomainDestroy(domain);
 
   clEnqueueReadBuffer(q, dc, CL_TRUE, 0, sizeof c, c, 0, NULL, NULL);
   double sum = 0;

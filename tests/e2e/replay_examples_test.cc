@@ -63,7 +63,7 @@ const std::vector<Expected>& expectations() {
       {"example_clblast_gemm", {{"gemm", {"XgemmDirectTN"}}}, {}},
       {"command_kinds.py", {{"commands", {"fma_local", "shift"}}}, {}},
       {"example_nvtx_vector_add",
-       {{"add_and_scale", {"vadd", "vscale"}}, {"scale_again", {"vscale"}}},
+       {{"add_and_scale", {"vadd", "vscale"}}, {"scale_again", {"vscale"}}, {"solve", {"vadd"}}},
        {}},
       // Nothing replayable: status 2.
       {"example_image_range", {}, {{"with_image", "not replayable: clEnqueueWriteImage"}}, 2},

@@ -331,11 +331,15 @@ TEST_CASE("an NVTX-annotated C program is recorded with push/pop and start/end r
   REQUIRE(rec.exit_code == 0);
   CHECK(rec.out == plain.out);
   const Loaded l = load(dir / "trace.fb");
-  REQUIRE(l.ranges.size() == 2);
+  REQUIRE(l.ranges.size() == 3);
   CHECK(l.ranges[0].name == "add_and_scale");
   CHECK(kernel_names(l, l.ranges[0]) == std::vector<std::string>{"vadd", "vscale"});
   CHECK(l.ranges[1].name == "scale_again");
   CHECK(kernel_names(l, l.ranges[1]) == std::vector<std::string>{"vscale"});
+  CHECK(l.ranges[2].name == "solve");
+  CHECK(l.ranges[2].domain == "solver");
+  CHECK(kernel_names(l, l.ranges[2]) == std::vector<std::string>{"vadd"});
+  CHECK(l.ranges[0].domain != "solver");
   const Program& p = l.programs.begin()->second;
   CHECK(p.build_options == "-cl-std=CL1.2");
 }
