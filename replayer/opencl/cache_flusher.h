@@ -6,9 +6,9 @@
 
 namespace msprof::replay::opencl {
 
-// Evicts whatever a range left in the device caches by writing and then
-// reading a scratch buffer larger than the last-level cache. Runs on its own
-// queue and waits, so its time never lands in a pass.
+// Evicts whatever a range left in the device caches by reading a scratch
+// buffer larger than the last-level cache. Runs on its own queue and waits,
+// so its time never lands in a pass.
 class CacheFlusher {
  public:
   CacheFlusher(cl_context context, cl_device_id device, cl_command_queue queue,
@@ -23,7 +23,6 @@ class CacheFlusher {
   ClMem sink_;
   ClProgram program_;
   ClKernel kernel_;
-  cl_uint pattern_ = 0x9E3779B9u;
 };
 
 }  // namespace msprof::replay::opencl
