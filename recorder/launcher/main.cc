@@ -54,12 +54,12 @@ std::map<std::string, std::string> recorder_environment(const LaunchOptions& o,
 
 // The output must be creatable before the program runs, not after.
 void check_output(const LaunchOptions& o, const fs::path& partial) {
+  if (fs::is_directory(o.output))
+    throw std::runtime_error(o.output + " is a directory; pass -o FILE");
   if (fs::exists(o.output) && !o.force) {
     throw std::runtime_error(
         o.output + " already exists; pass -f to overwrite it or -o to choose another file");
   }
-  if (fs::is_directory(o.output))
-    throw std::runtime_error(o.output + " is a directory; pass -o FILE");
   fs::remove(partial);  // a leftover of an earlier run that died
   FILE* probe = std::fopen(partial.c_str(), "wx");
   if (probe == nullptr) {

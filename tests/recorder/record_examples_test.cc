@@ -487,6 +487,10 @@ TEST_CASE("bad input: one line, non-zero exit, nothing written") {
   CHECK(r.err.find("unclosed '['") != std::string::npos);
   r = record({"-o", "x.fb", "--kill", "on"}, {"true"}, dir.path());
   CHECK(r.exit_code == 2);
+  std::filesystem::create_directory(dir / "adir");
+  r = record({"-o", "adir"}, {"true"}, dir.path());
+  CHECK(r.exit_code == 1);
+  CHECK(r.err == "msprof-record: error: adir is a directory; pass -o FILE\n");
   r = record({"-o", "x.fb", "--memory-bound", "1M"}, {"true"}, dir.path());
   CHECK(r.exit_code == 2);
   CHECK(r.err == "msprof-record: error: --memory-bound 1M is too small; use at least 64M\n");
