@@ -2,6 +2,7 @@
 // through the same TraceReader (or replay result loader) and prints, or
 // writes, what its consumer in core produces.
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -70,6 +71,15 @@ bool is_trace_file(const std::string& path) {
   return in && std::equal(std::begin(magic), std::end(magic), trace::kFileMagic.begin());
 }
 
+// A JSON document starts with '{' or '[' after any white space.
+bool starts_like_json(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char c = 0;
+  while (in.get(c) && std::isspace(static_cast<unsigned char>(c))) {
+  }
+  return in && (c == '{' || c == '[');
+}
+
 struct Options {
   std::string trace, range, format = "text", out, dtype = "uint8", a, b;
   bool repair = false;
@@ -135,6 +145,12 @@ int run_export(const Options& o) {
   if (is_trace_file(o.trace)) {
     const auto reader = open_trace(o.trace);
     events = analyze::chrome_trace_of_trace(analyze::ObjectTable(reader));
+  } else if (std::filesystem::is_regular_file(o.trace) && !starts_like_json(o.trace)) {
+    // Either kind is welcome here, so name both rather than the one guessed.
+    throw analyze::AnalyzeError(o.trace +
+                                " is neither an msprof-replay trace (bad magic) nor a replay "
+                                "result (not JSON); give a trace from msprof-record or a "
+                                "summary.json or OPPROF_ folder from msprof-replay");
   } else {
     events = analyze::chrome_trace_of_result(analyze::load_replay_result(o.trace));
   }

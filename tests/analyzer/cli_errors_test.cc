@@ -93,7 +93,21 @@ TEST_CASE("every subcommand answers bad input with one line and a non-zero exit"
     check_one_line_error(args(other), "has no summary.json");
     check_one_line_error(args((dir / "foreign.json").string()), "is not a replay result");
     check_one_line_error(args((dir / "broken.json").string()), "damaged replay result");
-    check_one_line_error(args(text), "is not JSON");
+    check_one_line_error(args(text), std::string(sub) == "export"
+                                         ? "is neither an msprof-replay trace (bad magic) nor"
+                                         : "is not JSON");
     if (std::string(sub) != "export") check_one_line_error(args(missing), "does not exist");
   }
+  // export takes a trace or a result: a trace with a damaged header is named
+  // as neither, and one damaged past its header as a damaged trace.
+  {
+    std::ifstream in(trace, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    bytes[0] = static_cast<char>(bytes[0] ^ 0xff);
+    spit(dir / "bad_magic.fb", bytes);
+  }
+  check_one_line_error({"export", (dir / "bad_magic.fb").string(), "--format", "chrome", "-o", out},
+                       "is neither an msprof-replay trace (bad magic) nor a replay result");
+  check_one_line_error({"export", damaged, "--format", "chrome", "-o", out},
+                       "no trace-info record");
 }
