@@ -84,7 +84,7 @@ FileHeader decode_file_header(std::span<const std::byte> bytes) {
         "trace container version " + std::to_string(header.container_version) +
             " needs a reader of version " + std::to_string(header.min_reader_version) +
             "; this reader is version " + std::to_string(kContainerVersion) +
-            ": update msprof-replay",
+            " (update msprof-replay and msprof-analyze)",
         8);
   }
   return header;

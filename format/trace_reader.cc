@@ -188,12 +188,12 @@ void TraceReader::check_schema_version() {
       return;  // reported when the caller asks for it
     }
     if (info.min_reader_version > kSchemaVersion) {
-      throw UnsupportedVersionError("trace schema version " + std::to_string(info.schema_version) +
-                                        " needs a reader of version " +
-                                        std::to_string(info.min_reader_version) +
-                                        "; this reader is version " +
-                                        std::to_string(kSchemaVersion) + ": update msprof-replay",
-                                    entry.offset);
+      throw UnsupportedVersionError(
+          "trace schema version " + std::to_string(info.schema_version) +
+              " needs a reader of version " + std::to_string(info.min_reader_version) +
+              "; this reader is version " + std::to_string(kSchemaVersion) +
+              " (update msprof-replay and msprof-analyze)",
+          entry.offset);
     }
     return;
   }
