@@ -78,11 +78,19 @@ void ClRecorder::snapshot_root(RangeCapture& capture, cl_command_queue queue, cl
   }
   // The read must start without waiting for the program's next flush.
   next().clFlush(queue);
-  capture.initial.emplace_back(info.id, session.snapshot(std::move(bytes), [read] {
+  const auto arrived = [read] {
     const cl_int done = next().clWaitForEvents(1, &read);
     next().clReleaseEvent(read);
     if (done != CL_SUCCESS) throw std::runtime_error(cl_error("snapshot of a buffer", done));
-  }));
+  };
+  try {
+    capture.initial.emplace_back(info.id, session.snapshot(std::move(bytes), arrived));
+  } catch (...) {
+    // The device is still writing into `bytes`: it must finish first.
+    next().clWaitForEvents(1, &read);
+    next().clReleaseEvent(read);
+    throw;
+  }
 }
 
 void ClRecorder::use_buffer(RangeCapture& capture, cl_command_queue queue, cl_mem buffer,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <sstream>
 #include <vector>
 
 #include "replayer/core/summary_csv.h"
@@ -48,17 +49,14 @@ std::string verification_text(const Verification& v) {
 // How the range's programs were made on the replay device, in words.
 std::string program_text(const std::string& origins) {
   std::string out;
-  std::size_t start = 0;
-  while (start <= origins.size() && !origins.empty()) {
-    const std::size_t comma = std::min(origins.find(',', start), origins.size());
-    const std::string origin = origins.substr(start, comma - start);
-    std::string text = origin == "binary"    ? "the recorded device binary"
-                       : origin == "source"  ? "rebuilt from source"
-                       : origin == "il"      ? "rebuilt from IL"
-                       : origin == "builtin" ? "the device's built-in kernels"
-                                             : origin;
+  std::istringstream list(origins);
+  for (std::string origin; std::getline(list, origin, ',');) {
+    const std::string text = origin == "binary"    ? "the recorded device binary"
+                             : origin == "source"  ? "rebuilt from source"
+                             : origin == "il"      ? "rebuilt from IL"
+                             : origin == "builtin" ? "the device's built-in kernels"
+                                                   : origin;
     out += (out.empty() ? "" : " and ") + text;
-    start = comma + 1;
   }
   return out.empty() ? "none" : out;
 }
@@ -70,13 +68,12 @@ std::string terminal_table(const ReplayResult& result) {
       {"range", "kernel", "median_us", "min_us", "max_us", "GB/s", "x original", "verification"}};
   std::string skipped, programs;
   for (const auto& r : result.ranges) {
-    if (r.outcome == RangeOutcome::Replayed)
-      programs += "  " + r.name + ": " + program_text(r.program_source) + "\n";
     if (r.outcome != RangeOutcome::Replayed) {
       skipped += "  " + r.name + ": " + std::string(range_outcome_name(r.outcome)) + ", " +
                  r.reason + "\n";
       continue;
     }
+    programs += "  " + r.name + ": " + program_text(r.program_source) + "\n";
     const std::string verification = verification_text(r.verification);
     for (const auto& k : r.kernels) {
       rows.push_back({r.name, k.name, format_number(k.duration_us.median),
