@@ -91,7 +91,8 @@ ParsedLaunch parse_launch_options(int argc, char** argv) {
   o.final_state = on_off(final_state, "--final-state");
   o.memory_bound = parse_size(memory_bound);
   if (o.memory_bound < RecorderConfig::kMinMemoryBound) {
-    throw UsageError("--memory-bound " + memory_bound + " is too small; use at least 64M");
+    throw UsageError("--memory-bound " + memory_bound + " is too small; use at least " +
+                     std::to_string(RecorderConfig::kMinMemoryBound >> 20) + "M");
   }
   try {
     if (!o.include.empty()) NameFilter::parse(o.include);

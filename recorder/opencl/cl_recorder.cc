@@ -87,8 +87,10 @@ void ClRecorder::snapshot_root(RangeCapture& capture, cl_command_queue queue, cl
     capture.initial.emplace_back(info.id, session.snapshot(std::move(bytes), arrived));
   } catch (...) {
     // The device is still writing into `bytes`: it must finish first.
-    next().clWaitForEvents(1, &read);
-    next().clReleaseEvent(read);
+    try {
+      arrived();
+    } catch (const std::exception&) {
+    }
     throw;
   }
 }

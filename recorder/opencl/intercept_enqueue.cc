@@ -282,7 +282,7 @@ void* CL_API_CALL layer_clEnqueueMapBuffer(cl_command_queue q, cl_mem b, cl_bool
   if (mapped != nullptr && CaptureSession::get() != nullptr) {
     record_objects([&](ClObjects&) {
       ClRecorder::instance().mappings()[mapped] =
-          Mapping{b, flags, off, size, seq.value_or(0), seq ? range : 0};
+          Mapping{b, flags, off, size, seq.value_or(0), range};
     });
   }
   return mapped;
