@@ -1,6 +1,5 @@
 #pragma once
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -8,42 +7,32 @@
 #include <span>
 #include <vector>
 
+#include "format/append_file.h"
 #include "format/frame.h"
 #include "format/record_codec.h"
 
 namespace msprof::trace {
 
-// Appends frames to a trace file from several threads: each frame gets its
-// place by an atomic reservation and is written with one positioned write, so
-// workers never wait for each other's I/O. Keeps the index of what was written.
+// Appends frames to a trace file from several threads, one whole frame at a
+// time, and keeps the index of what was written.
 class FileSink {
  public:
   explicit FileSink(const std::filesystem::path& path);  // creates or truncates; IoError
-  ~FileSink();
   FileSink(const FileSink&) = delete;
   FileSink& operator=(const FileSink&) = delete;
 
-  // Writes header + payload; returns the frame's offset. Throws IoError.
+  // Appends header + payload; returns the frame's offset. Throws IoError.
   std::uint64_t append_frame(const FrameHeader& header, std::span<const std::byte> payload);
-  // Writes the index frame and the trailer, last.
+  // Every frame appended so far is in the file, so it outlives the process.
+  void flush();
+  // Writes the index frame and the trailer, last, and flushes.
   void finish();
-  std::uint64_t bytes_written() const { return end_.load(); }
+  std::uint64_t bytes_written() const;
   std::vector<IndexEntry> index_snapshot() const;
 
  private:
-  void write_at(std::uint64_t offset, std::span<const std::byte> a, std::span<const std::byte> b);
-  // Hands what is written to the disk and out of the page cache, a window
-  // behind the end: a trace is written once and read later, and gigabytes
-  // of it left in the page cache push out the recorded program's own data
-  // (and, in a VM, cost a fresh host page for every page written).
-  void write_behind(std::uint64_t end);
-
-  std::filesystem::path path_;
-  int fd_ = -1;
-  std::atomic<std::uint64_t> end_{0};
-  std::mutex behind_mutex_;
-  std::uint64_t behind_ = 0;  // below this, handed to the disk and dropped
-  mutable std::mutex index_mutex_;
+  mutable std::mutex mutex_;
+  AppendFile file_;
   std::vector<IndexEntry> index_;
 };
 

@@ -131,6 +131,10 @@ void TraceWriter::write(const Record& record) {
   check_open();
   if (std::holds_alternative<Range>(record) || std::holds_alternative<Program>(record)) {
     flush_locked();
+    write_record_now(record);
+    // A range in the file outlives a crash of the program from here on.
+    sink_.flush();
+    return;
   }
   write_record_now(record);
 }
@@ -139,6 +143,7 @@ void TraceWriter::flush() {
   std::lock_guard lock(mutex_);
   check_open();
   flush_locked();
+  sink_.flush();
 }
 
 void TraceWriter::close() {
