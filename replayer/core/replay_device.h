@@ -61,6 +61,10 @@ class ReplayDevice {
   virtual std::unique_ptr<LoadedRange> load(const RangePlan& plan, const trace::TraceInfo& info,
                                             const trace::TraceReader& reader,
                                             std::uint64_t cache_scratch_bytes) = 0;
+  // Starts making what clearing the cache with this much scratch needs, in
+  // the background, so that it overlaps with loading the first range; its
+  // errors surface from load(). Optional: load() makes it otherwise.
+  virtual void prepare_cache_clear(std::uint64_t /*cache_scratch_bytes*/) {}
 };
 
 }  // namespace msprof::replay

@@ -67,6 +67,10 @@ ReplayResult ReplaySession::run(const std::vector<SelectedRange>& selection) {
   result.recorded_pid = catalog_.info().pid;
   result.device = device_.description();
   result.options = options_;
+  const std::uint64_t scratch = cache_scratch_bytes(device_.description(), options_);
+  const bool any_replayable = std::any_of(selection.begin(), selection.end(),
+                                          [](const SelectedRange& s) { return s.replayable; });
+  if (scratch != 0 && any_replayable) device_.prepare_cache_clear(scratch);
   for (const auto& selected : selection) {
     if (!selected.replayable) {
       RangeResult skipped;
@@ -111,7 +115,7 @@ RangeResult ReplaySession::replay_range(const trace::Range& range) {
   for (unsigned pass = 0; pass < total; ++pass) {
     double wall_us = 0, restore_us = 0;
     try {
-      run_pass(*loaded, range, wall_us, restore_us);
+      run_pass(*loaded, range, pass >= options_.warm_up, wall_us, restore_us);
     } catch (const ReplayError& e) {
       result.outcome = RangeOutcome::Failed;
       result.reason = e.what();
@@ -168,9 +172,11 @@ RangeResult ReplaySession::replay_range(const trace::Range& range) {
   return result;
 }
 
-void ReplaySession::run_pass(LoadedRange& loaded, const trace::Range& range, double& wall_us,
-                             double& restore_us) {
-  const bool clear = options_.cache_control == CacheControl::All;
+void ReplaySession::run_pass(LoadedRange& loaded, const trace::Range& range, bool measured,
+                             double& wall_us, double& restore_us) {
+  // A warm-up pass is not measured, so the cache it starts with does not
+  // matter; the measured pass after it clears what it left.
+  const bool clear = measured && options_.cache_control == CacheControl::All;
   const std::span<const trace::Command> commands(range.commands);
   const auto restore_start = std::chrono::steady_clock::now();
   loaded.restore();

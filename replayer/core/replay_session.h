@@ -32,7 +32,7 @@ class ReplaySession {
 
  private:
   RangeResult replay_range(const trace::Range& range);
-  void run_pass(LoadedRange& loaded, const trace::Range& range, double& wall_us,
+  void run_pass(LoadedRange& loaded, const trace::Range& range, bool measured, double& wall_us,
                 double& restore_us);
   Verification verify(LoadedRange& loaded, const trace::Range& range, unsigned pass);
   void fill_kernels(RangeResult& result, const trace::Range& range);

@@ -27,10 +27,13 @@ constexpr std::size_t kFlushItems = 1024;
 
 }  // namespace
 
-CacheFlusher::CacheFlusher(cl_context context, cl_device_id device, cl_command_queue queue,
-                           std::uint64_t bytes)
-    : queue_(queue), bytes_(bytes / 4 * 4) {
+CacheFlusher::CacheFlusher(cl_context context, cl_device_id device, std::uint64_t bytes)
+    : bytes_(scratch_size(bytes)) {
   cl_int err = CL_SUCCESS;
+  // A queue of its own: its setup may run while ranges load on the others.
+  const cl_queue_properties queue_properties[] = {CL_QUEUE_PROPERTIES, 0, 0};
+  queue_ = ClQueue(clCreateCommandQueueWithProperties(context, device, queue_properties, &err));
+  cl_check(err, "clCreateCommandQueueWithProperties");
   scratch_ = ClMem(clCreateBuffer(context, CL_MEM_READ_WRITE, bytes_, nullptr, &err));
   if (err != CL_SUCCESS) {
     throw DeviceError("cannot allocate the " + std::to_string(bytes_ >> 20) +
@@ -49,10 +52,10 @@ CacheFlusher::CacheFlusher(cl_context context, cl_device_id device, cl_command_q
   // is what evicts the range's lines, and writing it again per flush only
   // doubled the cost.
   const cl_uint pattern = 0x9E3779B9u;
-  cl_check(clEnqueueFillBuffer(queue_, scratch_.get(), &pattern, sizeof pattern, 0, bytes_, 0,
+  cl_check(clEnqueueFillBuffer(queue_.get(), scratch_.get(), &pattern, sizeof pattern, 0, bytes_, 0,
                                nullptr, nullptr),
            "clEnqueueFillBuffer");
-  cl_check(clFinish(queue_), "clFinish");
+  cl_check(clFinish(queue_.get()), "clFinish");
 }
 
 void CacheFlusher::flush() {
@@ -64,10 +67,10 @@ void CacheFlusher::flush() {
   cl_check(clSetKernelArg(kernel_.get(), 2, sizeof per_item, &per_item), "clSetKernelArg");
   cl_check(clSetKernelArg(kernel_.get(), 3, sizeof count, &count), "clSetKernelArg");
   const std::size_t global = kFlushItems;
-  cl_check(clEnqueueNDRangeKernel(queue_, kernel_.get(), 1, nullptr, &global, nullptr, 0, nullptr,
-                                  nullptr),
+  cl_check(clEnqueueNDRangeKernel(queue_.get(), kernel_.get(), 1, nullptr, &global, nullptr, 0,
+                                  nullptr, nullptr),
            "clEnqueueNDRangeKernel");
-  cl_check(clFinish(queue_), "clFinish");
+  cl_check(clFinish(queue_.get()), "clFinish");
 }
 
 }  // namespace msprof::replay::opencl

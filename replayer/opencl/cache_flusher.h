@@ -11,13 +11,15 @@ namespace msprof::replay::opencl {
 // so its time never lands in a pass.
 class CacheFlusher {
  public:
-  CacheFlusher(cl_context context, cl_device_id device, cl_command_queue queue,
-               std::uint64_t bytes);
+  // Thread-safe to construct while other threads use the context.
+  CacheFlusher(cl_context context, cl_device_id device, std::uint64_t bytes);
   void flush();
   std::uint64_t bytes() const { return bytes_; }
+  // The scratch size used for a request of `bytes`.
+  static std::uint64_t scratch_size(std::uint64_t bytes) { return bytes / 4 * 4; }
 
  private:
-  cl_command_queue queue_;
+  ClQueue queue_;
   std::uint64_t bytes_;
   ClMem scratch_;
   ClMem sink_;

@@ -17,10 +17,25 @@ OpenClDevice::OpenClDevice(const OpenClDeviceEntry& entry) : entry_(entry) {
   cl_check(err, "clCreateCommandQueueWithProperties");
 }
 
+void OpenClDevice::prepare_cache_clear(std::uint64_t cache_scratch_bytes) {
+  if (pending_flusher_.valid() ||
+      (flusher_ && flusher_->bytes() == CacheFlusher::scratch_size(cache_scratch_bytes))) {
+    return;
+  }
+  pending_flusher_ = std::async(
+      std::launch::async, [context = context_.get(), device = entry_.device, cache_scratch_bytes] {
+        return std::make_unique<CacheFlusher>(context, device, cache_scratch_bytes);
+      });
+}
+
 CacheFlusher& OpenClDevice::flusher(std::uint64_t bytes) {
-  if (!flusher_ || flusher_->bytes() != bytes / 4 * 4) {
+  if (pending_flusher_.valid()) {
+    auto made = pending_flusher_.get();
+    if (made->bytes() == CacheFlusher::scratch_size(bytes)) flusher_ = std::move(made);
+  }
+  if (!flusher_ || flusher_->bytes() != CacheFlusher::scratch_size(bytes)) {
     flusher_.reset();
-    flusher_ = std::make_unique<CacheFlusher>(context_.get(), entry_.device, control_.get(), bytes);
+    flusher_ = std::make_unique<CacheFlusher>(context_.get(), entry_.device, bytes);
   }
   return *flusher_;
 }

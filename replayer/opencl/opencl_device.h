@@ -1,5 +1,6 @@
 #pragma once
 
+#include <future>
 #include <memory>
 
 #include "replayer/core/replay_device.h"
@@ -10,7 +11,7 @@
 namespace msprof::replay::opencl {
 
 // The OpenCL backend: one context on one device, shared by every range of
-// the replay, with a control queue for restores, read-backs and cache clears.
+// the replay, with a control queue for restores and read-backs.
 class OpenClDevice : public ReplayDevice {
  public:
   explicit OpenClDevice(const OpenClDeviceEntry& entry);
@@ -19,6 +20,9 @@ class OpenClDevice : public ReplayDevice {
   std::unique_ptr<LoadedRange> load(const RangePlan& plan, const trace::TraceInfo& info,
                                     const trace::TraceReader& reader,
                                     std::uint64_t cache_scratch_bytes) override;
+  // Makes the flusher on a thread of its own: filling its scratch costs a
+  // page fault per page, about as long as loading a small range.
+  void prepare_cache_clear(std::uint64_t cache_scratch_bytes) override;
 
   cl_context context() const { return context_.get(); }
   cl_device_id device() const { return entry_.device; }
@@ -31,6 +35,8 @@ class OpenClDevice : public ReplayDevice {
   ClContext context_;
   ClQueue control_;
   std::unique_ptr<CacheFlusher> flusher_;
+  // Declared last, so it is waited for before anything it uses goes.
+  std::future<std::unique_ptr<CacheFlusher>> pending_flusher_;
 };
 
 }  // namespace msprof::replay::opencl

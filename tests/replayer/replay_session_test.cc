@@ -190,3 +190,74 @@ TEST_CASE("without a recorded final state, verification is unavailable and all i
   CHECK(replayed.range("range1").verification.status == VerificationStatus::Unavailable);
   CHECK(replayed.range("range1").restored_bytes == 4096 * 6 + 8192 + 64);
 }
+
+namespace {
+
+// Counts the cache clears of the ranges it loads, passing everything else on.
+class CountingRange : public LoadedRange {
+ public:
+  CountingRange(std::unique_ptr<LoadedRange> inner, unsigned& clears)
+      : inner_(std::move(inner)), clears_(clears) {}
+  std::string program_origin() const override { return inner_->program_origin(); }
+  std::uint64_t restored_bytes() const override { return inner_->restored_bytes(); }
+  std::vector<std::string> notes() const override { return inner_->notes(); }
+  void restore() override { inner_->restore(); }
+  void clear_cache() override {
+    ++clears_;
+    inner_->clear_cache();
+  }
+  void begin_pass() override { inner_->begin_pass(); }
+  void execute(std::span<const trace::Command> commands) override { inner_->execute(commands); }
+  std::vector<trace::CommandTiming> timings() override { return inner_->timings(); }
+  std::vector<std::byte> read_buffer(trace::CaptureId buffer) override {
+    return inner_->read_buffer(buffer);
+  }
+
+ private:
+  std::unique_ptr<LoadedRange> inner_;
+  unsigned& clears_;
+};
+
+class CountingDevice : public ReplayDevice {
+ public:
+  explicit CountingDevice(ReplayDevice& inner) : inner_(inner) {}
+  const DeviceDescription& description() const override { return inner_.description(); }
+  std::unique_ptr<LoadedRange> load(const RangePlan& plan, const trace::TraceInfo& info,
+                                    const trace::TraceReader& reader,
+                                    std::uint64_t cache_scratch_bytes) override {
+    return std::make_unique<CountingRange>(inner_.load(plan, info, reader, cache_scratch_bytes),
+                                           clears);
+  }
+  unsigned clears = 0;
+
+ private:
+  ReplayDevice& inner_;
+};
+
+}  // namespace
+
+TEST_CASE("the cache is cleared before every measured pass (every kernel), never in warm-up") {
+  TempDir dir;
+  test::write_synthetic_trace(dir / "t.fb");
+  const trace::TraceReader reader(dir / "t.fb");
+  const TraceCatalog catalog(reader);
+  std::string note;
+  opencl::OpenClDevice device(
+      opencl::choose_device(opencl::list_opencl_devices(), "", catalog.info(), note));
+  ReplayOptions o = fast_options();
+  o.cache_control = CacheControl::All;
+  o.cache_bytes = 1 << 20;
+  o.warm_up = 2;
+  o.launch_count = 3;
+  for (auto mode : {ReplayMode::Range, ReplayMode::Kernel}) {
+    CAPTURE(static_cast<int>(mode));
+    o.mode = mode;
+    CountingDevice counting(device);
+    ReplaySession session(reader, catalog, counting, o);
+    const auto result = session.run(select_ranges(catalog.ranges(), {{"range1"}, {}}, "t.fb"));
+    REQUIRE(result.ranges.size() == 1);
+    const std::size_t kernels = result.ranges[0].kernels.size();
+    REQUIRE(kernels > 1);
+    CHECK(counting.clears == (mode == ReplayMode::Range ? 3 : 3 * kernels));
+  }
+}
