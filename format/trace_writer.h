@@ -48,7 +48,7 @@ class TraceWriter {
   struct Options {
     int compression_level = 3;
     unsigned workers = 2;
-    std::uint64_t memory_bound = 64ull << 20;  // chunk bytes in flight
+    std::uint64_t memory_bound = 24ull << 20;  // chunk bytes in flight
     std::uint64_t chunk_size = 4ull << 20;
   };
   struct Stats {
