@@ -55,7 +55,10 @@ class ChunkPipeline {
   };
   void run_worker();
   void run_writer();
-  Write compress(ZstdCompressor& compressor, Job job, std::vector<std::byte> out);
+  // Compresses the chunk, byte-shuffled first where that pays; `shuffled`
+  // is the worker's scratch.
+  Write compress(ZstdCompressor& compressor, Job job, std::vector<std::byte> out,
+                 std::vector<std::byte>& shuffled);
   void write(const Write& w);
   std::vector<std::byte> take_output_locked(std::size_t raw_size);
   void recycle_locked(std::vector<std::byte> buffer);

@@ -38,6 +38,9 @@ inline constexpr std::uint16_t kFrameFlagZstd = 1u << 0;
 // its raw content and is checked after decompression instead. Blob chunks
 // use it, to spare a pass over every byte on the writer's hot path.
 inline constexpr std::uint16_t kFrameFlagContentKeyed = 1u << 1;
+// Blob chunks only, with zstd: the raw bytes were byte-shuffled by 4
+// (byte_shuffle.h) before compression; the key is of the unshuffled bytes.
+inline constexpr std::uint16_t kFrameFlagShuffle4 = 1u << 2;
 
 // File header: magic and the container versions.
 inline constexpr std::array<char, 8> kFileMagic = {'M', 'S', 'P', 'R', 'T', 'R', 'C', '\n'};

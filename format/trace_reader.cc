@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "format/byte_shuffle.h"
 #include "format/trace_error.h"
 #include "format/trace_version.h"
 #include "format/zstd_codec.h"
@@ -239,9 +240,11 @@ std::vector<std::byte> TraceReader::read_payload(const IndexEntry& entry) const 
   }
   const bool compressed = (header->flags & kFrameFlagZstd) != 0;
   const bool keyed = (header->flags & kFrameFlagContentKeyed) != 0;
-  if ((header->flags & ~(kFrameFlagZstd | kFrameFlagContentKeyed)) != 0 ||
-      (keyed && header->type != static_cast<std::uint16_t>(FrameType::BlobChunk)) ||
-      (!compressed && header->raw_size != header->stored_size)) {
+  const bool shuffled = (header->flags & kFrameFlagShuffle4) != 0;
+  const bool chunk = header->type == static_cast<std::uint16_t>(FrameType::BlobChunk);
+  if ((header->flags & ~(kFrameFlagZstd | kFrameFlagContentKeyed | kFrameFlagShuffle4)) != 0 ||
+      (keyed && !chunk) || (!compressed && header->raw_size != header->stored_size) ||
+      (shuffled && (!chunk || !compressed || header->raw_size % 4 != 0))) {
     throw CorruptError("frame header is inconsistent", entry.offset);
   }
   std::vector<std::byte> stored(header->stored_size);
@@ -255,6 +258,11 @@ std::vector<std::byte> TraceReader::read_payload(const IndexEntry& entry) const 
   std::vector<std::byte> raw =
       compressed ? ZstdDecompressor().decompress(stored, header->raw_size, entry.offset)
                  : std::move(stored);
+  if (shuffled) {
+    std::vector<std::byte> planes = std::move(raw);
+    raw.resize(planes.size());
+    unshuffle4(planes, raw);
+  }
 #ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
   if (header->type == static_cast<std::uint16_t>(FrameType::BlobChunk) &&
       hash128(raw) != header->key) {

@@ -5,7 +5,9 @@
 namespace msprof::trace {
 
 // Version of the container layout (file header, frame header, trailer).
-inline constexpr std::uint32_t kContainerVersion = 1;
+// 2: blob chunks may be byte-shuffled (kFrameFlagShuffle4); version 1
+// readers would take such a chunk for damage, so they are told to update.
+inline constexpr std::uint32_t kContainerVersion = 2;
 // Version of the record schema this build writes and reads (schemas/trace.fbs).
 inline constexpr std::uint32_t kSchemaVersion = 1;
 // Oldest reader that can read what this build writes.

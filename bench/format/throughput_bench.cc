@@ -12,6 +12,7 @@
 #include <zstd.h>
 
 #include "bench/format/thread_times.h"
+#include "format/byte_shuffle.h"
 #include "format/hash128.h"
 #include "format/trace_reader.h"
 #include "format/trace_writer.h"
@@ -72,14 +73,18 @@ class RunMeter {
 };
 
 // zstd on its own, one context per thread, each thread taking every
-// threads-th chunk: the ceiling for the writer with as many workers.
+// threads-th chunk: the ceiling for the writer with as many workers. With
+// `shuffle`, every chunk is byte-shuffled first (always; the writer decides
+// per chunk on a sample): the writer's own compression without the writer.
 class ZstdAlone {
  public:
-  ZstdAlone(const ThroughputConfig& config, unsigned threads) : config_(config) {
+  ZstdAlone(const ThroughputConfig& config, unsigned threads, bool shuffle = false)
+      : config_(config), shuffle_(shuffle) {
     for (unsigned i = 0; i < threads; ++i) {
       contexts_.push_back(ZSTD_createCCtx());
       if (contexts_.back() == nullptr) throw std::runtime_error("out of memory for a zstd context");
       outputs_.push_back(touched_buffer(ZSTD_compressBound(config.chunk_size)));
+      planes_.push_back(touched_buffer(shuffle ? config.chunk_size : 0));
     }
   }
   ~ZstdAlone() {
@@ -110,8 +115,13 @@ class ZstdAlone {
     const std::size_t step = config_.chunk_size * contexts_.size();
     for (std::size_t at = t * config_.chunk_size; at < data.size(); at += step) {
       const std::size_t n = std::min<std::size_t>(config_.chunk_size, data.size() - at);
+      const std::byte* in = data.data() + at;
+      if (shuffle_ && n % 4 == 0) {
+        trace::shuffle4(data.subspan(at, n), std::span(planes_[t]).first(n));
+        in = planes_[t].data();
+      }
       const std::size_t z = ZSTD_compressCCtx(contexts_[t], outputs_[t].data(), outputs_[t].size(),
-                                              data.data() + at, n, config_.compression_level);
+                                              in, n, config_.compression_level);
       if (ZSTD_isError(z)) throw std::runtime_error(ZSTD_getErrorName(z));
       stored += std::min(z, n);  // the writer stores a chunk raw when zstd does not shrink it
     }
@@ -119,8 +129,9 @@ class ZstdAlone {
   }
 
   const ThroughputConfig& config_;
+  const bool shuffle_;
   std::vector<ZSTD_CCtx*> contexts_;
-  std::vector<std::vector<std::byte>> outputs_;
+  std::vector<std::vector<std::byte>> outputs_, planes_;
 };
 
 void run_pwrite(std::span<const std::byte> data, const ThroughputConfig& config,
@@ -179,7 +190,7 @@ ThroughputReport measure_throughput(std::span<const std::byte> data,
   ThroughputReport r;
   r.bytes = data.size();
   std::vector<std::byte> out = touched_buffer(data.size());
-  ZstdAlone zstd(config, 1), zstd2(config, 2);
+  ZstdAlone zstd(config, 1), zstd2(config, 2), shuffled(config, 1, true);
   const std::filesystem::path path = config.dir / "format-bench-throughput.trace";
   for (int i = 0; i < config.repetitions; ++i) {
     {
@@ -196,6 +207,7 @@ ThroughputReport measure_throughput(std::span<const std::byte> data,
     run_pwrite(data, config, path, r.pwrite_row);
     zstd.run(data, r.zstd_row);
     zstd2.run(data, r.zstd2_row);
+    shuffled.run(data, r.shuffled_row);
     run_writer(data, config, 1, path, r.writer1_row);
     const BlobRef ref = run_writer(data, config, 2, path, r.writer2_row);
     run_read(data, ref, path, out, r.read_row);

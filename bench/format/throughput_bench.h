@@ -8,13 +8,14 @@
 #include <utility>
 
 #include "bench/format/timing.h"
+#include "format/trace_writer.h"
 
 namespace msprof::bench {
 
 struct ThroughputConfig {
   std::filesystem::path dir;  // where the traces are written (and removed)
   int repetitions = 3;
-  int compression_level = 3;
+  int compression_level = trace::TraceWriter::Options{}.compression_level;
   std::uint64_t chunk_size = 4ull << 20;
 };
 
@@ -40,8 +41,10 @@ struct ThroughputReport {
   std::uint64_t bytes = 0;
   ThroughputRow memcpy_row{"memcpy"}, hash_row{"XXH3-128 of the bytes"},
       pwrite_row{"pwrite to the page cache, 4 MiB calls"}, zstd_row{"zstd alone (1 thread)"},
-      zstd2_row{"zstd alone (2 threads)"}, writer1_row{"1-worker TraceWriter"},
-      writer2_row{"2-worker TraceWriter"}, read_row{"TraceReader::read_blob"};
+      zstd2_row{"zstd alone (2 threads)"},
+      shuffled_row{"byte shuffle + zstd alone (1 thread), the writer's filter"},
+      writer1_row{"1-worker TraceWriter"}, writer2_row{"2-worker TraceWriter"},
+      read_row{"TraceReader::read_blob"};
 };
 
 // Measures everything in one run on the same bytes, so the figures compare;

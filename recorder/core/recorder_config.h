@@ -15,7 +15,7 @@ struct RecorderConfig {
   NameFilter include, exclude;
   bool final_state = true;
   bool kill = false;
-  int compression_level = 3;
+  int compression_level = 1;
   // Snapshot bytes in flight; below the minimum the writer's own chunks in
   // flight would stall every snapshot.
   static constexpr std::uint64_t kMinMemoryBound = 64ull << 20;

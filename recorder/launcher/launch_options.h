@@ -12,7 +12,7 @@ struct LaunchOptions {
   std::string include, exclude;
   bool kill = false;
   bool final_state = true;
-  int compression_level = 3;
+  int compression_level = 1;
   std::uint64_t memory_bound = 1ull << 30;
   bool keep_program_caches = false;
   bool quiet = false;

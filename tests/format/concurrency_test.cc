@@ -27,7 +27,8 @@ TEST_CASE("several threads writing records and blobs at once produce a sound tra
       threads.emplace_back([&, t] {
         for (int i = 0; i < kPerThread; ++i) {
           // Every fourth blob repeats another thread's, to race the dedup.
-          const unsigned seed = i % 4 == 0 ? static_cast<unsigned>(i) : static_cast<unsigned>(t * 1000 + i);
+          const unsigned seed =
+              i % 4 == 0 ? static_cast<unsigned>(i) : static_cast<unsigned>(t * 1000 + i);
           auto data = msprof::test::pattern_bytes(1000 + static_cast<std::size_t>(i) * 500, seed);
           const BlobRef ref = writer.put_blob(data);
           Range range;

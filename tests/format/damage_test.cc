@@ -96,9 +96,11 @@ TEST_CASE("a trace cut at any frame boundary or inside any frame keeps every who
     CHECK(reader.recovered());
     CHECK_FALSE(reader.warnings().empty());
     std::size_t whole = 0;
-    for (const auto& [offset, end] : pristine.frame_end) whole += pristine.records.contains(offset) && end <= cut;
+    for (const auto& [offset, end] : pristine.frame_end)
+      whole += pristine.records.contains(offset) && end <= cut;
     CHECK(reader.records().size() == whole);
-    for (const auto& e : reader.records()) CHECK(reader.read_record(e) == pristine.records.at(e.offset));
+    for (const auto& e : reader.records())
+      CHECK(reader.read_record(e) == pristine.records.at(e.offset));
     // A range that made it into the file has all of its data.
     for (const auto& range : reader.read_all<Range>()) {
       for (const auto& state : range.initial_state) CHECK(reader.has_blob(state.blob));
@@ -142,8 +144,8 @@ TEST_CASE("wrong magic, another file, an empty file and a directory are refused"
   spit(dir / "magic.fb", bytes);
   CHECK_THROWS_AS(TraceReader(dir / "magic.fb"), CorruptError);
   spit(dir / "text.fb", std::vector<char>(1000, 'a'));
-  CHECK_THROWS_WITH_AS(TraceReader(dir / "text.fb"), doctest::Contains("not an msprof-replay trace"),
-                       CorruptError);
+  CHECK_THROWS_WITH_AS(TraceReader(dir / "text.fb"),
+                       doctest::Contains("not an msprof-replay trace"), CorruptError);
   spit(dir / "empty.fb", {});
   CHECK_THROWS_AS(TraceReader(dir / "empty.fb"), CorruptError);
   CHECK_THROWS_AS(TraceReader(dir.path()), IoError);
@@ -218,7 +220,8 @@ TEST_CASE("frames of unknown type are skipped with one warning, with and without
     TraceReader reader(dir / "u.fb");
     CHECK(reader.recovered() == !with_index);
     std::size_t unknown_warnings = 0;
-    for (const auto& w : reader.warnings()) unknown_warnings += w.find("unknown type 999") != std::string::npos;
+    for (const auto& w : reader.warnings())
+      unknown_warnings += w.find("unknown type 999") != std::string::npos;
     CHECK(unknown_warnings == 1);
     REQUIRE(reader.records().size() == 1);
     CHECK(std::get<Context>(reader.read_record(reader.records()[0])).id == 5);
@@ -238,8 +241,10 @@ TEST_CASE("sealing a trace cut short keeps every whole frame and makes it comple
   TraceReader reader(dir / "cut.fb");
   CHECK_FALSE(reader.recovered());
   CHECK(reader.records().size() == pristine.records.size());
-  for (const auto& e : reader.records()) CHECK(reader.read_record(e) == pristine.records.at(e.offset));
-  for (const auto& blob : sample.blobs) CHECK(reader.read_blob({hash128(blob), blob.size()}) == blob);
+  for (const auto& e : reader.records())
+    CHECK(reader.read_record(e) == pristine.records.at(e.offset));
+  for (const auto& blob : sample.blobs)
+    CHECK(reader.read_blob({hash128(blob), blob.size()}) == blob);
   CHECK(seal_trace(dir / "cut.fb").was_complete);
 }
 

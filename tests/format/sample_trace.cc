@@ -19,7 +19,9 @@ std::vector<std::byte> pattern_bytes(std::size_t size, unsigned seed) {
 
 namespace {
 
-BlobRef ref_of(const std::vector<std::byte>& bytes) { return {hash128(bytes), bytes.size()}; }
+BlobRef ref_of(const std::vector<std::byte>& bytes) {
+  return {hash128(bytes), bytes.size()};
+}
 
 }  // namespace
 
@@ -77,7 +79,8 @@ SampleTrace make_sample_records() {
   program.devices = {0, 1};
   program.kernel_names = "k;j";
   s.records.push_back(program);
-  Kernel kernel{3, 2, "k", 4, {{"x", "float*", 0x119B, 0x11A3, 1}, {"n", "int", 0x119E, 0x11A3, 0}}};
+  Kernel kernel{
+      3, 2, "k", 4, {{"x", "float*", 0x119B, 0x11A3, 1}, {"n", "int", 0x119E, 0x11A3, 0}}};
   s.records.push_back(kernel);
   s.records.push_back(Buffer{4, 1, 0x1, 1ull << 40, 0, 0, std::nullopt});
   s.records.push_back(Buffer{5, 1, 0x4, 512, 4, 1024, 0xdead'beef'0000ull});

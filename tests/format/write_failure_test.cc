@@ -16,8 +16,8 @@ using namespace msprof::trace;
 using msprof::test::TempDir;
 
 TEST_CASE("an unwritable path is an I/O error naming the path") {
-  CHECK_THROWS_WITH_AS(TraceWriter("/nonexistent-dir/t.fb"), doctest::Contains("/nonexistent-dir/t.fb"),
-                       IoError);
+  CHECK_THROWS_WITH_AS(TraceWriter("/nonexistent-dir/t.fb"),
+                       doctest::Contains("/nonexistent-dir/t.fb"), IoError);
 }
 
 TEST_CASE("a full disk surfaces as an I/O error and what was written stays readable") {
@@ -39,7 +39,8 @@ TEST_CASE("a full disk surfaces as an I/O error and what was written stays reada
       for (int i = 0; i < 1000; ++i) {
         Range range;
         range.name = "range" + std::to_string(i);
-        range.initial_state = {{1, writer.put_blob(msprof::test::pattern_bytes(3000, static_cast<unsigned>(i)))}};
+        range.initial_state = {
+            {1, writer.put_blob(msprof::test::pattern_bytes(3000, static_cast<unsigned>(i)))}};
         writer.write(range);
       }
       writer.close();
