@@ -1,0 +1,133 @@
+// shuffle_bench: what the byte-shuffle filter does to zstd on kinds of data
+// device buffers hold, at the writer's default level and at level 3.
+//
+//   build/release/bench/format/shuffle_bench [--mib 16] [--repetitions 5]
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "bench/format/timing.h"
+#include "format/byte_shuffle.h"
+#include "format/trace_writer.h"
+#include "format/zstd_codec.h"
+
+namespace {
+
+using msprof::bench::Timing;
+using msprof::bench::wall_seconds;
+
+constexpr std::size_t kChunk = 4u << 20;
+
+struct Kind {
+  const char* name;
+  std::function<void(std::vector<float>&, std::mt19937_64&)> fill;
+};
+
+template <typename T>
+void store(std::vector<float>& out, std::size_t i, T value) {
+  std::memcpy(&out[i], &value, 4);
+}
+
+const Kind kKinds[] = {
+    {"float32 uniform [0, 1) (numpy's random)",
+     [](auto& v, auto& rng) {
+       for (auto& f : v) f = static_cast<float>(rng() >> 40) * 0x1p-24f;
+     }},
+    {"float32 normal (0, 1)",
+     [](auto& v, auto& rng) {
+       std::normal_distribution<float> normal(0.0f, 1.0f);
+       for (auto& f : v) f = normal(rng);
+     }},
+    {"float32 normal (0, 0.01), weights-like",
+     [](auto& v, auto& rng) {
+       std::normal_distribution<float> normal(0.0f, 0.01f);
+       for (auto& f : v) f = normal(rng);
+     }},
+    {"float32 sin(0.001 i), smooth",
+     [](auto& v, auto&) {
+       for (std::size_t i = 0; i < v.size(); ++i) v[i] = std::sin(0.001f * static_cast<float>(i));
+     }},
+    {"int32 uniform [0, 1000)",
+     [](auto& v, auto& rng) {
+       for (std::size_t i = 0; i < v.size(); ++i)
+         store(v, i, static_cast<std::int32_t>(rng() % 1000));
+     }},
+    {"every other float32 zero",
+     [](auto& v, auto& rng) {
+       for (std::size_t i = 0; i < v.size(); ++i)
+         v[i] = i % 2 == 0 ? static_cast<float>(rng() >> 40) * 0x1p-24f : 0.0f;
+     }},
+};
+
+struct Result {
+  double ratio = 0;
+  Timing timing;
+};
+
+Result measure(std::span<const std::byte> data, int level, bool shuffle, int repetitions) {
+  msprof::trace::ZstdCompressor compressor(level);
+  std::vector<std::byte> planes(kChunk), out(msprof::trace::ZstdCompressor::bound(kChunk));
+  Result r;
+  for (int rep = 0; rep < repetitions; ++rep) {
+    std::uint64_t stored = 0;
+    const double t0 = wall_seconds();
+    for (std::size_t at = 0; at < data.size(); at += kChunk) {
+      auto chunk = data.subspan(at, std::min(kChunk, data.size() - at));
+      if (shuffle) {
+        msprof::trace::shuffle4(chunk, std::span(planes).first(chunk.size()));
+        chunk = std::span<const std::byte>(planes).first(chunk.size());
+      }
+      const std::size_t n = compressor.compress_to(chunk, out);
+      stored += n == 0 ? chunk.size() : n;
+    }
+    r.timing.seconds.push_back(wall_seconds() - t0);
+    r.ratio = static_cast<double>(stored) / static_cast<double>(data.size());
+  }
+  return r;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app("What the byte-shuffle filter does to zstd, on kinds of device data");
+  unsigned mib = 16;
+  int repetitions = 5;
+  app.add_option("--mib", mib, "MiB of each kind of data")->check(CLI::Range(4u, 4096u));
+  app.add_option("--repetitions", repetitions, "runs of each measurement")
+      ->check(CLI::Range(1, 100));
+  CLI11_PARSE(app, argc, argv);
+  try {
+    const int levels[] = {msprof::trace::TraceWriter::Options{}.compression_level, 3};
+    std::printf(
+        "shuffle_bench: %u MiB of each kind, 4 MiB chunks, best of %d runs (MiB/s, shuffling "
+        "included)\n\n",
+        mib, repetitions);
+    std::printf(
+        "| data | level | as is: stored / raw | as is: MiB/s | shuffled: stored / raw | "
+        "shuffled: MiB/s |\n|---|---:|---:|---:|---:|---:|\n");
+    std::mt19937_64 rng(1);
+    for (const Kind& kind : kKinds) {
+      std::vector<float> values((std::size_t{mib} << 20) / 4);
+      kind.fill(values, rng);
+      const std::span<const std::byte> data(reinterpret_cast<const std::byte*>(values.data()),
+                                            values.size() * 4);
+      for (const int level : levels) {
+        const Result plain = measure(data, level, false, repetitions);
+        const Result planes = measure(data, level, true, repetitions);
+        const double mb = static_cast<double>(data.size()) / (1 << 20);
+        std::printf("| %s | %d | %.3f | %.0f | %.3f | %.0f |\n", kind.name, level, plain.ratio,
+                    mb / plain.timing.best(), planes.ratio, mb / planes.timing.best());
+      }
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "shuffle_bench: error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
