@@ -6,7 +6,9 @@ For 64 MiB and 1 MiB buffers (8 ranges of 6 kernels), in --runs interleaved
 rounds of one plain and one recorded run: the best wall time of the whole
 program each, their ratio, the ratio of the medians, the ratio of the time
 the program measures around its ranges alone ("work_s"), captured bytes per
-second of added time, and trace size / captured bytes.
+second of added time, and trace size / captured bytes; then every round's
+pair of times and the median of the paired ratios (each recorded run against
+the plain run just before it), the figure least moved by the machine's drift.
 Then the cost of ranges that are never captured again: the same work with
 every range executed 20 times, with and without mstx annotations, recorded
 against plain.
@@ -47,7 +49,7 @@ def main():
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "recorder", "python"))
     tmp = tempfile.mkdtemp(prefix="record-bench-")
     trace = os.path.join(tmp, "bench.fb")
-    rows = []
+    rows, pairs = [], []
     for mib in (64, 1):
         wl = ["python3", workload, "--mib", str(mib), "--ranges", "8"]
         rec_cmd = [args.msprof_record, "-f", "-o", trace, "--"] + wl
@@ -67,6 +69,10 @@ def main():
         assert plain[1].split()[-1] == rec[1].split()[-1], "recorded run computed something else"
         work = lambda r: float(r[1].split()[1])  # noqa: E731
         med = lambda xs: sorted(xs)[len(xs) // 2]  # noqa: E731
+        # Each recorded run against the plain run just before it: the machine's
+        # speed drifts (other programs), and a pair shares most of the drift.
+        paired = sorted(r[0] / p[0] for p, r in zip(plains, recs))
+        pairs.append((f"{mib} MiB", [p[0] for p in plains], [r[0] for r in recs], paired))
         rows.append((f"{mib} MiB x 3 buffers x 8 ranges", plain[0], rec[0], rec[0] / plain[0],
                      med([r[0] for r in recs]) / med([r[0] for r in plains]),
                      min(work(r) for r in recs) / min(work(r) for r in plains),
@@ -76,6 +82,12 @@ def main():
     for r in rows:
         print(f"{r[0]:34} {r[1]:8.2f} {r[2]:11.2f} {r[3]:6.2f} {r[4]:13.2f} {r[5]:18.2f} "
               f"{r[6]:21.0f} {r[7]:15.3f}")
+
+    print("\nround by round (plain s / recorded s), and the median of the paired ratios:")
+    for name, p, r, paired in pairs:
+        rounds = ", ".join(f"{a:.2f}/{b:.2f}" for a, b in zip(p, r))
+        print(f"  {name}: {rounds}; paired ratios {', '.join(f'{x:.2f}' for x in paired)};"
+              f" median {paired[len(paired) // 2]:.2f}")
 
     # Ranges never captured again: 20 repeats, the work alone (work_s).
     wl = ["python3", workload, "--mib", "1", "--ranges", "8", "--repeat", "20"]
