@@ -39,12 +39,12 @@ constexpr std::size_t kShuffleSample = 64u << 10;
 constexpr std::size_t kMinShuffled = 256;
 
 // Whether to shuffle the chunk, judged on its start. Shuffled planes
-// compress as fast or much faster (2-4x on smooth floats, small integers,
-// interleaved zeros: bench/format/shuffle_bench), so the filter is taken
+// compress about as fast or much faster (1.5-3x on smooth floats, small
+// integers, interleaved zeros: bench/format/shuffle_bench), so the filter is taken
 // unless it makes the sample more than 20% larger. A 64 KiB sample
 // overstates what shuffling adds by about 4 points (each plane pays for its
 // own tables): interleaved zeros are 14% larger shuffled on the sample,
-// 10% on the whole chunk, and 2.5x faster to compress.
+// 10% on the whole chunk, and about 2x faster to compress.
 bool shuffle_pays(ZstdCompressor& compressor, std::span<const std::byte> data,
                   std::vector<std::byte>& shuffled, std::span<std::byte> out) {
   if (data.size() % 4 != 0 || data.size() < kMinShuffled) return false;
