@@ -48,6 +48,7 @@ constexpr std::size_t kMinShuffled = 256;
 bool shuffle_pays(ZstdCompressor& compressor, std::span<const std::byte> data,
                   std::vector<std::byte>& shuffled, std::span<std::byte> out) {
   if (data.size() % 4 != 0 || data.size() < kMinShuffled) return false;
+  if (shuffled.size() < data.size()) shuffled.resize(data.size());
   const auto sample = data.first(std::min(data.size(), kShuffleSample) / 4 * 4);
   const auto as_is = compressor.compress_to(sample, out);
   const auto shuffled_sample = std::span(shuffled).first(sample.size());
@@ -67,7 +68,6 @@ ChunkPipeline::Write ChunkPipeline::compress(ZstdCompressor& compressor, Job job
   w.header.raw_size = job.data.size();
   w.header.key = job.key;
   w.header.flags = kFrameFlagContentKeyed;
-  if (shuffled.size() < job.data.size()) shuffled.resize(job.data.size());
   std::size_t n = 0;
   if (shuffle_pays(compressor, job.data, shuffled, out)) {
     const auto planes = std::span(shuffled).first(job.data.size());

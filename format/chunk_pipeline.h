@@ -56,7 +56,7 @@ class ChunkPipeline {
   void run_worker();
   void run_writer();
   // Compresses the chunk, byte-shuffled first where that pays; `shuffled`
-  // is the worker's scratch.
+  // is the worker's scratch, grown to a chunk when a chunk may be shuffled.
   Write compress(ZstdCompressor& compressor, Job job, std::vector<std::byte> out,
                  std::vector<std::byte>& shuffled);
   void write(const Write& w);

@@ -264,8 +264,7 @@ std::vector<std::byte> TraceReader::read_payload(const IndexEntry& entry) const 
     unshuffle4(planes, raw);
   }
 #ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-  if (header->type == static_cast<std::uint16_t>(FrameType::BlobChunk) &&
-      hash128(raw) != header->key) {
+  if (chunk && hash128(raw) != header->key) {
     throw CorruptError("blob chunk content does not match its hash", entry.offset);
   }
 #endif

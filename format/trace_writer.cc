@@ -129,14 +129,12 @@ void TraceWriter::flush_locked() {
 void TraceWriter::write(const Record& record) {
   std::lock_guard lock(mutex_);
   check_open();
-  if (std::holds_alternative<Range>(record) || std::holds_alternative<Program>(record)) {
-    flush_locked();
-    write_record_now(record);
-    // A range in the file outlives a crash of the program from here on.
-    sink_.flush();
-    return;
-  }
+  const bool durable =
+      std::holds_alternative<Range>(record) || std::holds_alternative<Program>(record);
+  if (durable) flush_locked();
   write_record_now(record);
+  // A range in the file outlives a crash of the program from here on.
+  if (durable) sink_.flush();
 }
 
 void TraceWriter::flush() {

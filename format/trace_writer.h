@@ -47,7 +47,7 @@ class TraceWriter {
  public:
   struct Options {
     // Level 1 with the shuffle filter: as small as level 3 on float32 data,
-    // 1.5x faster (bench/README.md).
+    // 1.15-2x faster (bench/format/shuffle_bench).
     int compression_level = 1;
     unsigned workers = 2;
     std::uint64_t memory_bound = 24ull << 20;  // chunk bytes in flight
