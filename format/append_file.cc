@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "format/thread_name.h"
 #include "format/trace_error.h"
 
 namespace msprof::trace {
@@ -128,6 +129,7 @@ void AppendFile::flush() {
 }
 
 void AppendFile::run_io() {
+  name_this_thread("msprof-io");
   std::unique_lock lock(mutex_);
   for (;;) {
     changed_.wait(lock, [&] { return stopping_ || !full_.empty(); });

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "format/byte_shuffle.h"
+#include "format/thread_name.h"
 #include "format/trace_error.h"
 
 namespace msprof::trace {
@@ -177,6 +178,7 @@ void ChunkPipeline::fail_locked() {
 }
 
 void ChunkPipeline::run_worker() {
+  name_this_thread("msprof-zstd");
   ZstdCompressor compressor(level_);
   std::vector<std::byte> shuffled;  // kept: a chunk's worth, reused
   for (;;) {
@@ -210,6 +212,7 @@ void ChunkPipeline::run_worker() {
 }
 
 void ChunkPipeline::run_writer() {
+  name_this_thread("msprof-write");
   for (;;) {
     Write w;
     bool failed = false;

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <exception>
 
+#include "format/thread_name.h"
+
 namespace msprof::record {
 namespace {
 
@@ -120,6 +122,7 @@ void SnapshotPipeline::show_progress(std::uint64_t left) {
 }
 
 void SnapshotPipeline::run_worker() {
+  trace::name_this_thread("msprof-snapshot");
   for (;;) {
     Item item;
     std::uint64_t left = 0;
