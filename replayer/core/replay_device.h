@@ -65,6 +65,8 @@ class ReplayDevice {
   // the background, so that it overlaps with loading the first range; its
   // errors surface from load(). Optional: load() makes it otherwise.
   virtual void prepare_cache_clear(std::uint64_t /*cache_scratch_bytes*/) {}
+  // How the cache was cleared, in words; empty when it never was.
+  virtual std::string cache_clear_method() const { return ""; }
 };
 
 }  // namespace msprof::replay

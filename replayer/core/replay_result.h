@@ -58,6 +58,7 @@ struct ReplayResult {
   std::uint64_t recorded_pid = 0;
   DeviceDescription device;
   ReplayOptions options;
+  std::string cache_clear;  // how, in words; empty when it was not cleared
   std::vector<std::string> notes;
   std::vector<RangeResult> ranges;
 

@@ -83,6 +83,7 @@ ReplayResult ReplaySession::run(const std::vector<SelectedRange>& selection) {
     if (progress_) progress_("replaying range '" + selected.range->name + "'");
     result.ranges.push_back(replay_range(*selected.range));
   }
+  result.cache_clear = device_.cache_clear_method();
   result.notes = notes_;
   return result;
 }

@@ -69,6 +69,7 @@ std::string summary_json(const ReplayResult& result) {
   j.key("replay_mode").value(replay_mode_name(o.mode)).key("launch_count").value(o.launch_count);
   j.key("warm_up").value(o.warm_up).key("cache_control").value(cache_control_name(o.cache_control));
   j.key("verify").value(verify_mode_name(o.verify));
+  j.key("cache_clear").value(result.cache_clear);
   j.end_object();
   j.key("notes").begin_array();
   for (const auto& note : result.notes) j.value(note);

@@ -1,6 +1,10 @@
 #include "replayer/opencl/opencl_device.h"
 
+#include <algorithm>
+
+#include "replayer/core/host_cache_sweep.h"
 #include "replayer/opencl/cl_error.h"
+#include "replayer/opencl/kernel_cache_flusher.h"
 #include "replayer/opencl/opencl_loaded_range.h"
 
 namespace msprof::replay::opencl {
@@ -17,27 +21,45 @@ OpenClDevice::OpenClDevice(const OpenClDeviceEntry& entry) : entry_(entry) {
   cl_check(err, "clCreateCommandQueueWithProperties");
 }
 
-void OpenClDevice::prepare_cache_clear(std::uint64_t cache_scratch_bytes) {
-  if (pending_flusher_.valid() ||
-      (flusher_ && flusher_->bytes() == CacheFlusher::scratch_size(cache_scratch_bytes))) {
-    return;
+namespace {
+
+std::unique_ptr<CacheClearer> make_cache_clearer(const OpenClDeviceEntry& entry, cl_context context,
+                                                 std::uint64_t bytes) {
+  if (entry.shares_host_caches) {
+    return std::make_unique<HostCacheSweep>(bytes, std::max(entry.description.compute_units, 1u));
   }
-  pending_flusher_ = std::async(
-      std::launch::async, [context = context_.get(), device = entry_.device, cache_scratch_bytes] {
-        return std::make_unique<CacheFlusher>(context, device, cache_scratch_bytes);
-      });
+  return std::make_unique<KernelCacheFlusher>(context, entry.device, bytes);
 }
 
-CacheFlusher& OpenClDevice::flusher(std::uint64_t bytes) {
-  if (pending_flusher_.valid()) {
-    auto made = pending_flusher_.get();
-    if (made->bytes() == CacheFlusher::scratch_size(bytes)) flusher_ = std::move(made);
+}  // namespace
+
+void OpenClDevice::prepare_cache_clear(std::uint64_t cache_scratch_bytes) {
+  if (pending_clearer_.valid() || (clearer_ && clearer_request_ == cache_scratch_bytes)) return;
+  pending_request_ = cache_scratch_bytes;
+  pending_clearer_ = std::async(std::launch::async, [this, context = context_.get(),
+                                                     cache_scratch_bytes] {
+    return make_cache_clearer(entry_, context, cache_scratch_bytes);
+  });
+}
+
+CacheClearer& OpenClDevice::cache_clearer(std::uint64_t bytes) {
+  if (pending_clearer_.valid()) {
+    auto made = pending_clearer_.get();
+    if (pending_request_ == bytes) {
+      clearer_ = std::move(made);
+      clearer_request_ = bytes;
+    }
   }
-  if (!flusher_ || flusher_->bytes() != CacheFlusher::scratch_size(bytes)) {
-    flusher_.reset();
-    flusher_ = std::make_unique<CacheFlusher>(context_.get(), entry_.device, bytes);
+  if (!clearer_ || clearer_request_ != bytes) {
+    clearer_.reset();
+    clearer_ = make_cache_clearer(entry_, context_.get(), bytes);
+    clearer_request_ = bytes;
   }
-  return *flusher_;
+  return *clearer_;
+}
+
+std::string OpenClDevice::cache_clear_method() const {
+  return clearer_ ? clearer_->method() : "";
 }
 
 std::unique_ptr<LoadedRange> OpenClDevice::load(const RangePlan& plan, const trace::TraceInfo& info,

@@ -2,9 +2,10 @@
 
 #include <future>
 #include <memory>
+#include <string>
 
 #include "replayer/core/replay_device.h"
-#include "replayer/opencl/cache_flusher.h"
+#include "replayer/core/cache_clearer.h"
 #include "replayer/opencl/cl_handle.h"
 #include "replayer/opencl/opencl_device_list.h"
 
@@ -20,23 +21,27 @@ class OpenClDevice : public ReplayDevice {
   std::unique_ptr<LoadedRange> load(const RangePlan& plan, const trace::TraceInfo& info,
                                     const trace::TraceReader& reader,
                                     std::uint64_t cache_scratch_bytes) override;
-  // Makes the flusher on a thread of its own: filling its scratch costs a
-  // page fault per page, about as long as loading a small range.
+  // Makes the cache clearer on a thread of its own: its scratch costs a page
+  // fault per page, about as long as loading a small range.
   void prepare_cache_clear(std::uint64_t cache_scratch_bytes) override;
+  std::string cache_clear_method() const override;
 
   cl_context context() const { return context_.get(); }
   cl_device_id device() const { return entry_.device; }
   cl_command_queue control_queue() const { return control_.get(); }
-  // The flusher for `bytes` of scratch, made on first use and kept.
-  CacheFlusher& flusher(std::uint64_t bytes);
+  // The cache clearer for `bytes` of scratch, made on first use and kept:
+  // host threads reading host memory on a CPU device, a kernel elsewhere.
+  CacheClearer& cache_clearer(std::uint64_t bytes);
 
  private:
   OpenClDeviceEntry entry_;
   ClContext context_;
   ClQueue control_;
-  std::unique_ptr<CacheFlusher> flusher_;
+  std::unique_ptr<CacheClearer> clearer_;
+  std::uint64_t clearer_request_ = 0;  // the `bytes` clearer_ was made for
+  std::uint64_t pending_request_ = 0;
   // Declared last, so it is waited for before anything it uses goes.
-  std::future<std::unique_ptr<CacheFlusher>> pending_flusher_;
+  std::future<std::unique_ptr<CacheClearer>> pending_clearer_;
 };
 
 }  // namespace msprof::replay::opencl

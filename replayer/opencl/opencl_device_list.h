@@ -13,6 +13,9 @@ struct OpenClDeviceEntry {
   cl_platform_id platform = nullptr;
   cl_device_id device = nullptr;
   DeviceDescription description;
+  // A CPU device working in host memory: its caches are the host's, so the
+  // host can clear them without a kernel.
+  bool shares_host_caches = false;
 };
 
 // Every device of every platform, numbered in that order. An empty list when

@@ -58,7 +58,7 @@ OpenClLoadedRange::OpenClLoadedRange(OpenClDevice& device, const RangePlan& plan
   for (const auto& c : range_.commands) {
     if (std::holds_alternative<trace::KernelLaunch>(c.body)) kernel_seqs_.insert(c.seq);
   }
-  if (cache_scratch_bytes_ != 0) device_.flusher(cache_scratch_bytes_);
+  if (cache_scratch_bytes_ != 0) device_.cache_clearer(cache_scratch_bytes_);
 }
 
 OpenClLoadedRange::~OpenClLoadedRange() {
@@ -266,7 +266,7 @@ void OpenClLoadedRange::restore() {
 }
 
 void OpenClLoadedRange::clear_cache() {
-  if (cache_scratch_bytes_ != 0) device_.flusher(cache_scratch_bytes_).flush();
+  if (cache_scratch_bytes_ != 0) device_.cache_clearer(cache_scratch_bytes_).clear();
 }
 
 void OpenClLoadedRange::begin_pass() {

@@ -126,7 +126,15 @@ TEST_CASE("cache control all clears between passes and runs") {
     o.mode = mode;
     const auto replayed = replay_trace(dir / "t.fb", o, {{"range1"}, {}});
     CHECK(replayed.range("range1").verification.status == VerificationStatus::BitExact);
+    // PoCL is a CPU device in host memory: its caches are cleared from the host,
+    // with three times the cache size the options gave.
+    CHECK(replayed.result.cache_clear ==
+          "read 3 MiB from " + std::to_string(replayed.result.device.compute_units) +
+              " host thread" + (replayed.result.device.compute_units == 1 ? "" : "s") +
+              " (the device shares the host's caches)");
   }
+  o.cache_control = CacheControl::None;
+  CHECK(replay_trace(dir / "t.fb", o, {{"range1"}, {}}).result.cache_clear.empty());
 }
 
 TEST_CASE("the recorded binary is used when device and driver match") {

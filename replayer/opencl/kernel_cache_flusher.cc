@@ -1,5 +1,6 @@
-#include "replayer/opencl/cache_flusher.h"
+#include "replayer/opencl/kernel_cache_flusher.h"
 
+#include <algorithm>
 #include <string>
 
 #include "replayer/core/replay_error.h"
@@ -27,8 +28,9 @@ constexpr std::size_t kFlushItems = 1024;
 
 }  // namespace
 
-CacheFlusher::CacheFlusher(cl_context context, cl_device_id device, std::uint64_t bytes)
-    : bytes_(scratch_size(bytes)) {
+KernelCacheFlusher::KernelCacheFlusher(cl_context context, cl_device_id device,
+                                       std::uint64_t bytes)
+    : bytes_(std::max<std::uint64_t>(bytes / 4 * 4, 4096)) {
   cl_int err = CL_SUCCESS;
   // A queue of its own: its setup may run while ranges load on the others.
   const cl_queue_properties queue_properties[] = {CL_QUEUE_PROPERTIES, 0, 0};
@@ -58,7 +60,7 @@ CacheFlusher::CacheFlusher(cl_context context, cl_device_id device, std::uint64_
   cl_check(clFinish(queue_.get()), "clFinish");
 }
 
-void CacheFlusher::flush() {
+void KernelCacheFlusher::clear() {
   const cl_mem scratch = scratch_.get(), sink = sink_.get();
   const cl_ulong count = bytes_ / 4;
   const cl_ulong per_item = (count + kFlushItems - 1) / kFlushItems;
@@ -71,6 +73,10 @@ void CacheFlusher::flush() {
                                   nullptr, nullptr),
            "clEnqueueNDRangeKernel");
   cl_check(clFinish(queue_.get()), "clFinish");
+}
+
+std::string KernelCacheFlusher::method() const {
+  return "read " + std::to_string((bytes_ + (1u << 19)) >> 20) + " MiB in a device kernel";
 }
 
 }  // namespace msprof::replay::opencl
