@@ -1,8 +1,10 @@
 #include "format/chunk_pipeline.h"
 
 #include <algorithm>
+#include <array>
 
 #include "format/byte_shuffle.h"
+#include "format/plane_codec.h"
 #include "format/thread_name.h"
 #include "format/trace_error.h"
 
@@ -34,29 +36,58 @@ ChunkPipeline::~ChunkPipeline() {
 
 namespace {
 
-// Enough of a chunk to tell whether shuffling pays: 1.5% of a 4 MiB chunk
+// Enough of a chunk to tell how to code it: 1.5% of a 4 MiB chunk,
 // compressed twice.
-constexpr std::size_t kShuffleSample = 64u << 10;
+constexpr std::size_t kSample = 64u << 10;
 constexpr std::size_t kMinShuffled = 256;
 
-// Whether to shuffle the chunk, judged on its start. Shuffled planes
-// compress about as fast or much faster (1.5-3x on smooth floats, small
-// integers, interleaved zeros: bench/format/shuffle_bench), so the filter is taken
-// unless it makes the sample more than 20% larger. A 64 KiB sample
-// overstates what shuffling adds by about 4 points (each plane pays for its
-// own tables): interleaved zeros are 14% larger shuffled on the sample,
-// 10% on the whole chunk, and about 2x faster to compress.
-bool shuffle_pays(ZstdCompressor& compressor, std::span<const std::byte> data,
-                  std::vector<std::byte>& shuffled, std::span<std::byte> out) {
-  if (data.size() % 4 != 0 || data.size() < kMinShuffled) return false;
-  if (shuffled.size() < data.size()) shuffled.resize(data.size());
-  const auto sample = data.first(std::min(data.size(), kShuffleSample) / 4 * 4);
+enum class Coding { AsIs, Planes, Raw };
+
+struct ChunkCoding {
+  Coding coding = Coding::AsIs;
+  std::array<bool, 4> raw_planes{};  // for Coding::Planes
+};
+
+// A sample compressed to more than 31/32 of itself: zstd would spend its
+// time there for almost nothing (the low bytes of float data), and storing
+// it raw costs a copy.
+bool incompressible(std::size_t compressed, std::size_t size) {
+  return compressed == 0 || compressed * 32 > size * 31;
+}
+
+// How to code the chunk, judged on its start: as it is, or byte-shuffled
+// with each plane zstd-compressed or stored raw, or wholly raw.
+//
+// Shuffled planes compress about as fast or much faster (1.5-3x on smooth
+// floats, small integers, interleaved zeros: bench/format/shuffle_bench), so
+// they are taken unless the sample's planes come out more than 20% larger.
+// A 64 KiB sample overstates what shuffling adds by about 4 points (each
+// plane pays for its own tables): interleaved zeros are 14% larger shuffled
+// on the sample, 10% on the whole chunk, and about 2x faster to compress.
+ChunkCoding choose_coding(ZstdCompressor& compressor, std::span<const std::byte> data,
+                          std::vector<std::byte>& shuffled, std::span<std::byte> out) {
+  const auto sample = data.first(std::min(data.size(), kSample) / 4 * 4);
   const auto as_is = compressor.compress_to(sample, out);
+  if (data.size() % 4 != 0 || data.size() < kMinShuffled) {
+    if (incompressible(as_is, sample.size())) return {Coding::Raw, {}};
+    return {};
+  }
+  if (shuffled.size() < data.size()) shuffled.resize(data.size());
   const auto shuffled_sample = std::span(shuffled).first(sample.size());
   shuffle4(sample, shuffled_sample);
-  const auto planes = compressor.compress_to(shuffled_sample, out);
-  if (planes == 0) return false;  // nothing to gain either way
-  return as_is == 0 || planes * 5 <= as_is * 6;
+  const std::size_t plane = sample.size() / 4;
+  ChunkCoding planes{Coding::Planes, {}};
+  std::size_t planes_size = 0;
+  for (std::size_t i = 0; i < 4; ++i) {
+    const std::size_t n = compressor.compress_to(shuffled_sample.subspan(i * plane, plane), out);
+    planes.raw_planes[i] = incompressible(n, plane);
+    planes_size += planes.raw_planes[i] ? plane : n;
+  }
+  const bool all_raw =
+      std::all_of(planes.raw_planes.begin(), planes.raw_planes.end(), [](bool raw) { return raw; });
+  if (all_raw && incompressible(as_is, sample.size())) return {Coding::Raw, {}};
+  if (all_raw || (as_is != 0 && planes_size * 5 > as_is * 6)) return {};
+  return planes;
 }
 
 }  // namespace
@@ -70,12 +101,17 @@ ChunkPipeline::Write ChunkPipeline::compress(ZstdCompressor& compressor, Job job
   w.header.key = job.key;
   w.header.flags = kFrameFlagContentKeyed;
   std::size_t n = 0;
-  if (shuffle_pays(compressor, job.data, shuffled, out)) {
+  const ChunkCoding coding = choose_coding(compressor, job.data, shuffled, out);
+  if (coding.coding == Coding::Planes) {
     const auto planes = std::span(shuffled).first(job.data.size());
     shuffle4(job.data, planes);
-    n = compressor.compress_to(planes, out);
-    if (n > 0) w.header.flags |= kFrameFlagShuffle4;
-  } else {
+    n = encode_planes(compressor, planes, coding.raw_planes, out);
+    if (n < job.data.size()) {
+      w.header.flags |= kFrameFlagShuffle4 | kFrameFlagPlanes;
+    } else {
+      n = 0;
+    }
+  } else if (coding.coding == Coding::AsIs) {
     n = compressor.compress_to(job.data, out);
   }
   if (n > 0) {
@@ -104,7 +140,7 @@ std::vector<std::byte> ChunkPipeline::take_output_locked(std::size_t raw_size) {
     free_outputs_.pop_back();
   }
   // Output buffers keep their size: only a first use zero-fills them.
-  const std::size_t bound = ZstdCompressor::bound(raw_size);
+  const std::size_t bound = std::max(ZstdCompressor::bound(raw_size), planes_bound(raw_size));
   if (out.size() < bound) out.resize(bound);
   return out;
 }
@@ -116,7 +152,9 @@ void ChunkPipeline::submit(const Hash128& key, std::vector<std::byte> data) {
       if (error_) std::rethrow_exception(error_);
     }
     ZstdCompressor compressor(level_);
-    std::vector<std::byte> out(ZstdCompressor::bound(data.size())), shuffled;
+    std::vector<std::byte> out(
+        std::max(ZstdCompressor::bound(data.size()), planes_bound(data.size()))),
+        shuffled;
     Write w = compress(compressor, Job{key, std::move(data)}, std::move(out), shuffled);
     write(w);
     std::lock_guard lock(mutex_);

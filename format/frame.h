@@ -41,6 +41,9 @@ inline constexpr std::uint16_t kFrameFlagContentKeyed = 1u << 1;
 // Blob chunks only, with zstd: the raw bytes were byte-shuffled by 4
 // (byte_shuffle.h) before compression; the key is of the unshuffled bytes.
 inline constexpr std::uint16_t kFrameFlagShuffle4 = 1u << 2;
+// Blob chunks only, with zstd and shuffle: the payload is the four planes
+// coded one by one, each raw or zstd (plane_codec.h).
+inline constexpr std::uint16_t kFrameFlagPlanes = 1u << 3;
 
 // File header: magic and the container versions.
 inline constexpr std::array<char, 8> kFileMagic = {'M', 'S', 'P', 'R', 'T', 'R', 'C', '\n'};

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "format/byte_shuffle.h"
+#include "format/plane_codec.h"
 #include "format/trace_error.h"
 #include "format/trace_version.h"
 #include "format/zstd_codec.h"
@@ -241,10 +242,13 @@ std::vector<std::byte> TraceReader::read_payload(const IndexEntry& entry) const 
   const bool compressed = (header->flags & kFrameFlagZstd) != 0;
   const bool keyed = (header->flags & kFrameFlagContentKeyed) != 0;
   const bool shuffled = (header->flags & kFrameFlagShuffle4) != 0;
+  const bool by_plane = (header->flags & kFrameFlagPlanes) != 0;
   const bool chunk = header->type == static_cast<std::uint16_t>(FrameType::BlobChunk);
-  if ((header->flags & ~(kFrameFlagZstd | kFrameFlagContentKeyed | kFrameFlagShuffle4)) != 0 ||
+  if ((header->flags &
+       ~(kFrameFlagZstd | kFrameFlagContentKeyed | kFrameFlagShuffle4 | kFrameFlagPlanes)) != 0 ||
       (keyed && !chunk) || (!compressed && header->raw_size != header->stored_size) ||
-      (shuffled && (!chunk || !compressed || header->raw_size % 4 != 0))) {
+      (shuffled && (!chunk || !compressed || header->raw_size % 4 != 0)) ||
+      (by_plane && !shuffled)) {
     throw CorruptError("frame header is inconsistent", entry.offset);
   }
   std::vector<std::byte> stored(header->stored_size);
@@ -255,9 +259,17 @@ std::vector<std::byte> TraceReader::read_payload(const IndexEntry& entry) const 
                        entry.offset);
   }
 #endif
-  std::vector<std::byte> raw =
-      compressed ? ZstdDecompressor().decompress(stored, header->raw_size, entry.offset)
-                 : std::move(stored);
+  // One context per reading thread: making one costs more than decoding a
+  // small frame.
+  thread_local ZstdDecompressor decompressor;
+  std::vector<std::byte> raw;
+  if (by_plane) {
+    raw = decode_planes(decompressor, stored, header->raw_size, entry.offset);
+  } else if (compressed) {
+    raw = decompressor.decompress(stored, header->raw_size, entry.offset);
+  } else {
+    raw = std::move(stored);
+  }
   if (shuffled) {
     std::vector<std::byte> planes = std::move(raw);
     raw.resize(planes.size());

@@ -54,6 +54,21 @@ ZstdDecompressor::~ZstdDecompressor() {
 
 std::vector<std::byte> ZstdDecompressor::decompress(std::span<const std::byte> in,
                                                     std::uint64_t raw_size, std::uint64_t offset) {
+  // The claim is checked before the allocation it would cost.
+  check_frame(in, raw_size, offset);
+  std::vector<std::byte> out(raw_size);
+  decompress_checked(in, out, offset);
+  return out;
+}
+
+void ZstdDecompressor::decompress_into(std::span<const std::byte> in, std::span<std::byte> out,
+                                       std::uint64_t offset) {
+  check_frame(in, out.size(), offset);
+  decompress_checked(in, out, offset);
+}
+
+void ZstdDecompressor::check_frame(std::span<const std::byte> in, std::uint64_t raw_size,
+                                   std::uint64_t offset) {
   const unsigned long long content = ZSTD_getFrameContentSize(in.data(), in.size());
   if (content == ZSTD_CONTENTSIZE_ERROR || content == ZSTD_CONTENTSIZE_UNKNOWN ||
       content != raw_size) {
@@ -63,7 +78,10 @@ std::vector<std::byte> ZstdDecompressor::decompress(std::span<const std::byte> i
   if (ZSTD_isError(frame) || frame != in.size()) {
     throw CorruptError("frame payload is a damaged or incomplete zstd frame", offset);
   }
-  std::vector<std::byte> out(raw_size);
+}
+
+void ZstdDecompressor::decompress_checked(std::span<const std::byte> in, std::span<std::byte> out,
+                                          std::uint64_t offset) {
   const std::size_t n = ZSTD_decompressDCtx(dctx_, out.data(), out.size(), in.data(), in.size());
   if (ZSTD_isError(n)) {
     throw CorruptError(std::string("frame payload does not decompress: ") + ZSTD_getErrorName(n),
@@ -74,7 +92,6 @@ std::vector<std::byte> ZstdDecompressor::decompress(std::span<const std::byte> i
                            " bytes, header says " + std::to_string(out.size()),
                        offset);
   }
-  return out;
 }
 
 }  // namespace msprof::trace

@@ -49,8 +49,17 @@ class ZstdDecompressor {
   // blocks can really produce.
   std::vector<std::byte> decompress(std::span<const std::byte> in, std::uint64_t raw_size,
                                     std::uint64_t offset);
+  // The same into a caller's buffer: exactly `out.size()` bytes must come out.
+  void decompress_into(std::span<const std::byte> in, std::span<std::byte> out,
+                       std::uint64_t offset);
+  // CorruptError unless `in` is one whole zstd frame announcing `raw_size`
+  // bytes: the check made before allocating for it.
+  static void check_frame(std::span<const std::byte> in, std::uint64_t raw_size,
+                          std::uint64_t offset);
 
  private:
+  void decompress_checked(std::span<const std::byte> in, std::span<std::byte> out,
+                          std::uint64_t offset);
   ZSTD_DCtx_s* dctx_;
 };
 

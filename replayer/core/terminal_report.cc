@@ -87,7 +87,8 @@ std::string terminal_table(const ReplayResult& result) {
   }
   std::string out = "device " + std::to_string(result.device.index) + ": " + result.device.name +
                     " (" + result.device.platform + ", driver " + result.device.driver + ")\n";
-  if (!result.cache_clear.empty()) out += "cache cleared before each pass: " + result.cache_clear + "\n";
+  if (!result.cache_clear.empty())
+    out += "cache cleared before each pass: " + result.cache_clear + "\n";
   if (rows.size() > 1) out += layout(rows);
   if (!programs.empty()) out += "programs:\n" + programs;
   if (!skipped.empty()) out += "not replayed:\n" + skipped;

@@ -28,8 +28,7 @@ constexpr std::size_t kFlushItems = 1024;
 
 }  // namespace
 
-KernelCacheFlusher::KernelCacheFlusher(cl_context context, cl_device_id device,
-                                       std::uint64_t bytes)
+KernelCacheFlusher::KernelCacheFlusher(cl_context context, cl_device_id device, std::uint64_t bytes)
     : bytes_(std::max<std::uint64_t>(bytes / 4 * 4, 4096)) {
   cl_int err = CL_SUCCESS;
   // A queue of its own: its setup may run while ranges load on the others.

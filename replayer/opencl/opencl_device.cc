@@ -36,10 +36,10 @@ std::unique_ptr<CacheClearer> make_cache_clearer(const OpenClDeviceEntry& entry,
 void OpenClDevice::prepare_cache_clear(std::uint64_t cache_scratch_bytes) {
   if (pending_clearer_.valid() || (clearer_ && clearer_request_ == cache_scratch_bytes)) return;
   pending_request_ = cache_scratch_bytes;
-  pending_clearer_ = std::async(std::launch::async, [this, context = context_.get(),
-                                                     cache_scratch_bytes] {
-    return make_cache_clearer(entry_, context, cache_scratch_bytes);
-  });
+  pending_clearer_ =
+      std::async(std::launch::async, [this, context = context_.get(), cache_scratch_bytes] {
+        return make_cache_clearer(entry_, context, cache_scratch_bytes);
+      });
 }
 
 CacheClearer& OpenClDevice::cache_clearer(std::uint64_t bytes) {

@@ -4,8 +4,8 @@
 #include <memory>
 #include <string>
 
-#include "replayer/core/replay_device.h"
 #include "replayer/core/cache_clearer.h"
+#include "replayer/core/replay_device.h"
 #include "replayer/opencl/cl_handle.h"
 #include "replayer/opencl/opencl_device_list.h"
 

@@ -8,10 +8,12 @@
 
 #include "format/byte_shuffle.h"
 #include "format/file_sink.h"
+#include "format/plane_codec.h"
 #include "format/trace_error.h"
 #include "format/trace_reader.h"
 #include "format/trace_version.h"
 #include "format/trace_writer.h"
+#include "format/zstd_codec.h"
 #include "tests/support/temp_dir.h"
 
 using namespace msprof::trace;
@@ -31,9 +33,18 @@ std::vector<std::byte> random_floats(std::size_t count, unsigned seed) {
 }
 
 struct ChunkFlags {
-  std::size_t chunks = 0, shuffled = 0;
+  std::size_t chunks = 0, shuffled = 0, by_plane = 0, zstd = 0;
   std::uint64_t stored = 0;
+  // Of the first chunk coded by plane: each plane's stored size, and its raw one.
+  std::array<std::uint32_t, 4> plane_sizes{};
+  std::uint64_t plane_size = 0;
 };
+
+std::uint32_t le32(const std::byte* at) {
+  std::uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v |= std::to_integer<std::uint32_t>(at[i]) << (8 * i);
+  return v;
+}
 
 ChunkFlags chunk_flags(const TraceReader& reader, const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -47,7 +58,14 @@ ChunkFlags chunk_flags(const TraceReader& reader, const std::filesystem::path& p
     REQUIRE(header);
     out.chunks += 1;
     out.shuffled += (header->flags & kFrameFlagShuffle4) != 0;
+    out.zstd += (header->flags & kFrameFlagZstd) != 0;
     out.stored += header->stored_size;
+    if ((header->flags & kFrameFlagPlanes) != 0 && out.by_plane++ == 0) {
+      std::array<std::byte, kPlaneTableSize> table{};
+      in.read(reinterpret_cast<char*>(table.data()), table.size());
+      for (std::size_t i = 0; i < 4; ++i) out.plane_sizes[i] = le32(table.data() + 4 * i);
+      out.plane_size = header->raw_size / 4;
+    }
   }
   return out;
 }
@@ -83,8 +101,14 @@ TEST_CASE("float32 chunks are stored shuffled, smaller than zstd alone makes the
   const auto flags = write_one_blob(dir / "t.fb", data);
   CHECK(flags.chunks == 3);
   CHECK(flags.shuffled == 3);
+  CHECK(flags.by_plane == 3);
   // zstd on the floats as they are stores 0.89 of them; shuffled, 0.82.
   CHECK(static_cast<double>(flags.stored) < 0.85 * static_cast<double>(data.size()));
+  // Mantissa noise is stored as it is, without zstd's try; the byte holding
+  // sign and exponent compresses.
+  CHECK(flags.plane_sizes[0] == flags.plane_size);
+  CHECK(flags.plane_sizes[1] == flags.plane_size);
+  CHECK(flags.plane_sizes[3] < flags.plane_size / 2);
 }
 
 TEST_CASE("a chunk somewhat larger shuffled is still shuffled: it compresses much faster") {
@@ -121,6 +145,9 @@ TEST_CASE("chunks that compress better as they are, or not at all, are not shuff
   const auto flags = chunk_flags(reader, dir / "t.fb");
   CHECK(flags.chunks == 3);
   CHECK(flags.shuffled == 0);
+  // Text compressed, noise stored without compressing, odd-sized floats
+  // compressed as they are.
+  CHECK(flags.zstd == 2);
   CHECK(reader.read_blob(refs[0]) == words);
   CHECK(reader.read_blob(refs[1]) == noise);
   CHECK(reader.read_blob(refs[2]) == odd_sized);
@@ -138,6 +165,7 @@ TEST_CASE("the shuffle flag where it cannot be is damage, not a crash") {
   const Case cases[] = {
       {three, FrameType::BlobChunk, kFrameFlagZstd | kFrameFlagContentKeyed | kFrameFlagShuffle4},
       {floats, FrameType::BlobChunk, kFrameFlagContentKeyed | kFrameFlagShuffle4},
+      {floats, FrameType::BlobChunk, kFrameFlagZstd | kFrameFlagContentKeyed | kFrameFlagPlanes},
   };
   for (const auto& c : cases) {
     const auto path = dir / "bad.fb";
@@ -158,21 +186,131 @@ TEST_CASE("the shuffle flag where it cannot be is damage, not a crash") {
   }
 }
 
-TEST_CASE("a version 1 trace, from before shuffled chunks, is still read") {
-  TempDir dir;
-  {
-    TraceWriter writer(dir / "t.fb");
-    writer.write(Context{7, {}});
-    writer.close();
+TEST_CASE("version 1 and 2 traces, from before shuffled chunks and planes, are still read") {
+  REQUIRE(kContainerVersion == 3);
+  for (const std::uint32_t version : {1u, 2u}) {
+    TempDir dir;
+    {
+      TraceWriter writer(dir / "t.fb");
+      writer.write(Context{7, {}});
+      writer.close();
+    }
+    std::fstream file(dir / "t.fb", std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(8);
+    file.write(reinterpret_cast<const char*>(&version), 4);
+    file.write(reinterpret_cast<const char*>(&version), 4);
+    file.close();
+    TraceReader reader(dir / "t.fb");
+    REQUIRE(reader.records().size() == 1);
+    CHECK(std::get<Context>(reader.read_record(reader.records()[0])).id == 7);
   }
-  std::fstream file(dir / "t.fb", std::ios::in | std::ios::out | std::ios::binary);
-  const std::uint32_t one = 1;
-  file.seekp(8);
-  file.write(reinterpret_cast<const char*>(&one), 4);
-  file.write(reinterpret_cast<const char*>(&one), 4);
-  file.close();
-  REQUIRE(kContainerVersion == 2);
-  TraceReader reader(dir / "t.fb");
-  REQUIRE(reader.records().size() == 1);
-  CHECK(std::get<Context>(reader.read_record(reader.records()[0])).id == 7);
+}
+
+namespace {
+
+// One blob chunk frame of `raw` with `flags`, stored as `payload`.
+std::vector<std::byte> read_single_chunk(const std::filesystem::path& path,
+                                         const std::vector<std::byte>& raw, std::uint16_t flags,
+                                         const std::vector<std::byte>& payload) {
+  {
+    FileSink sink(path);
+    FrameHeader header;
+    header.type = static_cast<std::uint16_t>(FrameType::BlobChunk);
+    header.flags = flags;
+    header.raw_size = raw.size();
+    header.stored_size = payload.size();
+    header.key = hash128(raw);
+    sink.append_frame(header, payload);
+    sink.finish();
+  }
+  TraceReader reader(path);
+  REQUIRE(reader.frames().size() == 1);
+  return reader.read_payload(reader.frames()[0]);
+}
+
+constexpr std::uint16_t kByPlane =
+    kFrameFlagZstd | kFrameFlagContentKeyed | kFrameFlagShuffle4 | kFrameFlagPlanes;
+
+std::vector<std::byte> plane_table(std::array<std::uint32_t, 4> sizes) {
+  std::vector<std::byte> out(kPlaneTableSize);
+  for (std::size_t i = 0; i < 4; ++i)
+    for (int b = 0; b < 4; ++b) out[4 * i + b] = static_cast<std::byte>(sizes[i] >> (8 * b));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a version 2 chunk, shuffled then compressed whole, still reads") {
+  TempDir dir;
+  const auto floats = random_floats(4096, 8);
+  std::vector<std::byte> planes(floats.size());
+  shuffle4(floats, planes);
+  ZstdCompressor compressor(1);
+  const auto compressed = compressor.compress(planes);
+  REQUIRE(compressed);
+  const std::vector<std::byte> payload(compressed->begin(), compressed->end());
+  CHECK(read_single_chunk(dir / "t.fb", floats,
+                          kFrameFlagZstd | kFrameFlagContentKeyed | kFrameFlagShuffle4,
+                          payload) == floats);
+}
+
+TEST_CASE("a chunk coded by plane reads back whatever mix of raw and zstd planes it has") {
+  TempDir dir;
+  const auto floats = random_floats(4096, 10);
+  std::vector<std::byte> planes(floats.size());
+  shuffle4(floats, planes);
+  ZstdCompressor compressor(1);
+  int smaller = 0;
+  for (unsigned mask = 0; mask < 16; ++mask) {
+    const std::array<bool, 4> raw = {(mask & 1) != 0, (mask & 2) != 0, (mask & 4) != 0,
+                                     (mask & 8) != 0};
+    std::vector<std::byte> out(planes_bound(planes.size()));
+    out.resize(encode_planes(compressor, planes, raw, out));
+    // The writer stores a chunk that does not shrink as it is.
+    if (out.size() >= floats.size()) continue;
+    ++smaller;
+    CAPTURE(mask);
+    CHECK(read_single_chunk(dir / "t.fb", floats, kByPlane, out) == floats);
+  }
+  CHECK(smaller == 8);  // every mix where the exponent plane is compressed
+}
+
+TEST_CASE("a damaged plane table is damage, named as such") {
+  TempDir dir;
+  const auto floats = random_floats(1024, 11);  // planes of 1024 bytes
+  std::vector<std::byte> planes(floats.size());
+  shuffle4(floats, planes);
+  // Planes 0-2 raw, the exponent plane compressed: a payload smaller than
+  // the chunk, as the writer makes them.
+  ZstdCompressor compressor(1);
+  std::vector<std::byte> sound(planes_bound(planes.size()));
+  sound.resize(encode_planes(compressor, planes, {true, true, true, false}, sound));
+  REQUIRE(sound.size() < floats.size());
+  const auto z = static_cast<std::uint32_t>(sound.size() - kPlaneTableSize - 3 * 1024);
+  const auto with_table = [&](std::array<std::uint32_t, 4> sizes, std::size_t extra) {
+    auto payload = sound;
+    const auto table = plane_table(sizes);
+    std::copy(table.begin(), table.end(), payload.begin());
+    payload.resize(payload.size() + extra);
+    return payload;
+  };
+  REQUIRE(read_single_chunk(dir / "t.fb", floats, kByPlane, with_table({1024, 1024, 1024, z}, 0)) ==
+          floats);
+  struct Case {
+    std::vector<std::byte> payload;
+    const char* message;
+  };
+  const Case cases[] = {
+      {std::vector<std::byte>(10), "plane table is cut short"},
+      {with_table({1025, 1024, 1024, z}, 0), "claims 1025 bytes"},
+      {with_table({1024, 1024, 1024, z}, 4), "do not fill"},
+      {with_table({1024, 1024, 1000, z}, 0), "not the zstd frame"},
+      {with_table({1024, 1024, 1024, z - 1}, 0), "damaged or incomplete zstd frame"},
+      {with_table({1024, 1024, 4000000000u, z}, 0), "claims 4000000000 bytes"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.message);
+    CHECK_THROWS_WITH_AS(read_single_chunk(dir / "t.fb", floats, kByPlane, c.payload),
+                         doctest::Contains(c.message), CorruptError);
+  }
 }

@@ -6,10 +6,12 @@
 //   make_corpus OUT_DIR
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -112,6 +114,35 @@ void write_info_only(const fs::path& path) {
   writer.close();
 }
 
+// A float32 blob: its chunk is coded by plane, mantissa planes raw and the
+// exponent plane compressed, which the sample's blobs never are.
+void write_float_planes(const fs::path& path) {
+  std::vector<std::byte> floats(8192);
+  std::uint64_t x = 88172645463325252ull;
+  for (std::size_t i = 0; i < floats.size(); i += 4) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    const float f = static_cast<float>(x >> 40) * 0x1p-24f;
+    std::memcpy(floats.data() + i, &f, 4);
+  }
+  BlobRef ref;
+  {
+    TraceWriter writer(path);
+    ref = writer.put_blob(floats);
+    writer.close();
+  }
+  const TraceReader reader(path);
+  require(reader.read_blob(ref) == floats, path, "the float blob does not read back");
+  const Bytes bytes = slurp(path);
+  bool by_plane = false;
+  for (const auto& entry : reader.frames()) {
+    const auto header = decode_frame_header(std::as_bytes(std::span(bytes)).subspan(entry.offset));
+    by_plane = by_plane || (header && (header->flags & kFrameFlagPlanes) != 0);
+  }
+  require(by_plane, path, "no chunk is coded by plane");
+}
+
 void make_corpus(const fs::path& out) {
   fs::create_directories(out);
   const fs::path sample = out / "valid-sample.trace";
@@ -124,6 +155,8 @@ void make_corpus(const fs::path& out) {
   const fs::path info_only = out / "valid-info-only.trace";
   write_info_only(info_only);
   require(TraceReader(info_only).info().api == "opencl", info_only, "info does not read back");
+
+  write_float_planes(out / "valid-float-planes.trace");
 
   const fs::path empty = out / "valid-empty.trace";
   TraceWriter(empty).close();

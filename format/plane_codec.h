@@ -1,0 +1,42 @@
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "format/zstd_codec.h"
+
+namespace msprof::trace {
+
+// The payload of a blob chunk with kFrameFlagPlanes: the chunk's four
+// byte-shuffled planes (byte_shuffle.h), each coded on its own. A table of
+// four little-endian u32, each plane's stored size, then the planes in
+// order. A plane stored at its full size (raw size / 4) is its bytes as they
+// are; a smaller one is a zstd frame of exactly those bytes.
+//
+// Why: the low bytes of float data are noise. zstd spends a third of its
+// time on a random float32 chunk failing to compress those planes; stored
+// raw they cost a copy (bench/format/format_bench).
+inline constexpr std::size_t kPlaneTableSize = 16;
+
+// Largest payload encode_planes may write for a chunk of `raw_size` bytes:
+// the output buffer a worker needs.
+std::size_t planes_bound(std::size_t raw_size);
+
+// `planes` is a shuffled chunk (size a multiple of 4); `keep_raw[i]` stores
+// plane i raw without trying zstd on it. Writes into `out` (at least
+// planes_bound() bytes) and returns the payload size.
+std::size_t encode_planes(ZstdCompressor& compressor, std::span<const std::byte> planes,
+                          const std::array<bool, 4>& keep_raw, std::span<std::byte> out);
+
+// The shuffled chunk of `raw_size` bytes that `payload` holds. Every plane's
+// size and zstd frame header is checked before anything is allocated, so a
+// damaged table costs no more memory than a sound chunk; CorruptError at
+// `offset` when the table or a plane does not add up.
+std::vector<std::byte> decode_planes(ZstdDecompressor& decompressor,
+                                     std::span<const std::byte> payload, std::uint64_t raw_size,
+                                     std::uint64_t offset);
+
+}  // namespace msprof::trace
