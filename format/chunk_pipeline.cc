@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 
 #include "format/byte_shuffle.h"
 #include "format/plane_codec.h"
@@ -37,7 +38,7 @@ ChunkPipeline::~ChunkPipeline() {
 namespace {
 
 // Enough of a chunk to tell how to code it: 1.5% of a 4 MiB chunk,
-// compressed twice.
+// compressed twice (as it is, and as four planes).
 constexpr std::size_t kSample = 64u << 10;
 constexpr std::size_t kMinShuffled = 256;
 
@@ -55,7 +56,7 @@ bool incompressible(std::size_t compressed, std::size_t size) {
   return compressed == 0 || compressed * 32 > size * 31;
 }
 
-// How to code the chunk, judged on its start: as it is, or byte-shuffled
+// How to code the chunk, judged on a sample: as it is, or byte-shuffled
 // with each plane zstd-compressed or stored raw, or wholly raw.
 //
 // Shuffled planes compress about as fast or much faster (1.5-3x on smooth
@@ -66,7 +67,20 @@ bool incompressible(std::size_t compressed, std::size_t size) {
 // on the sample, 10% on the whole chunk, and about 2x faster to compress.
 ChunkCoding choose_coding(ZstdCompressor& compressor, std::span<const std::byte> data,
                           std::vector<std::byte>& shuffled, std::span<std::byte> out) {
-  const auto sample = data.first(std::min(data.size(), kSample) / 4 * 4);
+  std::span<const std::byte> sample = data.first(std::min(data.size(), kSample) / 4 * 4);
+  if (data.size() >= 4 * kSample) {
+    // Four slices from across the chunk, gathered at the end of `out`: data
+    // whose start differs from the rest (a sine in float32 gets coarser as
+    // its argument grows) is judged on more than its start.
+    const std::size_t slice = kSample / 4;
+    const auto gathered = out.last(kSample);
+    for (std::size_t k = 0; k < 4; ++k) {
+      const std::size_t at = (data.size() / 4 * k) / 4 * 4;
+      std::memcpy(gathered.data() + k * slice, data.data() + at, slice);
+    }
+    sample = gathered;
+    out = out.first(out.size() - kSample);
+  }
   const auto as_is = compressor.compress_to(sample, out);
   if (data.size() % 4 != 0 || data.size() < kMinShuffled) {
     if (incompressible(as_is, sample.size())) return {Coding::Raw, {}};
