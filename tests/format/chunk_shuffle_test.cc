@@ -238,15 +238,19 @@ std::vector<std::byte> plane_table(std::array<std::uint32_t, 4> sizes) {
   return out;
 }
 
+std::vector<std::byte> shuffled_copy(const std::vector<std::byte>& data) {
+  std::vector<std::byte> planes(data.size());
+  shuffle4(data, planes);
+  return planes;
+}
+
 }  // namespace
 
 TEST_CASE("a version 2 chunk, shuffled then compressed whole, still reads") {
   TempDir dir;
   const auto floats = random_floats(4096, 8);
-  std::vector<std::byte> planes(floats.size());
-  shuffle4(floats, planes);
   ZstdCompressor compressor(1);
-  const auto compressed = compressor.compress(planes);
+  const auto compressed = compressor.compress(shuffled_copy(floats));
   REQUIRE(compressed);
   const std::vector<std::byte> payload(compressed->begin(), compressed->end());
   CHECK(read_single_chunk(dir / "t.fb", floats,
@@ -257,8 +261,7 @@ TEST_CASE("a version 2 chunk, shuffled then compressed whole, still reads") {
 TEST_CASE("a chunk coded by plane reads back whatever mix of raw and zstd planes it has") {
   TempDir dir;
   const auto floats = random_floats(4096, 10);
-  std::vector<std::byte> planes(floats.size());
-  shuffle4(floats, planes);
+  const auto planes = shuffled_copy(floats);
   ZstdCompressor compressor(1);
   int smaller = 0;
   for (unsigned mask = 0; mask < 16; ++mask) {
@@ -278,8 +281,7 @@ TEST_CASE("a chunk coded by plane reads back whatever mix of raw and zstd planes
 TEST_CASE("a damaged plane table is damage, named as such") {
   TempDir dir;
   const auto floats = random_floats(1024, 11);  // planes of 1024 bytes
-  std::vector<std::byte> planes(floats.size());
-  shuffle4(floats, planes);
+  const auto planes = shuffled_copy(floats);
   // Planes 0-2 raw, the exponent plane compressed: a payload smaller than
   // the chunk, as the writer makes them.
   ZstdCompressor compressor(1);
