@@ -8,7 +8,8 @@ program each, their ratio, the ratio of the medians, the ratio of the time
 the program measures around its ranges alone ("work_s"), captured bytes per
 second of added time, and trace size / captured bytes; then every round's
 pair of times and the median of the paired ratios (each recorded run against
-the plain run just before it), the figure least moved by the machine's drift.
+the plain run just before it), the wall-time figure least moved by the
+machine's drift; and the CPU seconds (user + system) recording adds.
 Then the cost of ranges that are never captured again: the same work with
 every range executed 20 times, with and without mstx annotations, recorded
 against plain.
@@ -16,6 +17,7 @@ against plain.
 import argparse
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -27,12 +29,17 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
 def run(cmd, env=None):
+    """Wall seconds, stdout, stderr, and the CPU seconds (user + system) the
+    command and its children used."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     p = subprocess.run(cmd, capture_output=True, text=True, env=env)
     wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if p.returncode != 0:
         sys.exit(f"record_bench: {' '.join(cmd)} failed: {p.stderr.strip()[-500:]}")
-    return wall, p.stdout, p.stderr
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, p.stdout, p.stderr, cpu
 
 
 def best(n, fn):
@@ -72,7 +79,12 @@ def main():
         # Each recorded run against the plain run just before it: the machine's
         # speed drifts (other programs), and a pair shares most of the drift.
         paired = sorted(r[0] / p[0] for p, r in zip(plains, recs))
-        pairs.append((f"{mib} MiB", [p[0] for p in plains], [r[0] for r in recs], paired))
+        # CPU seconds added: what the recorder costs the machine, which the
+        # wall-time drift of a shared host moves much less.
+        cpu_added = med([r[3] for r in recs]) - med([p[3] for p in plains])
+        cpu_ratio = med([r[3] for r in recs]) / med([p[3] for p in plains])
+        pairs.append((f"{mib} MiB", [p[0] for p in plains], [r[0] for r in recs], paired,
+                      cpu_added, cpu_ratio))
         rows.append((f"{mib} MiB x 3 buffers x 8 ranges", plain[0], rec[0], rec[0] / plain[0],
                      med([r[0] for r in recs]) / med([r[0] for r in plains]),
                      min(work(r) for r in recs) / min(work(r) for r in plains),
@@ -84,10 +96,13 @@ def main():
               f"{r[6]:21.0f} {r[7]:15.3f}")
 
     print("\nround by round (plain s / recorded s), and the median of the paired ratios:")
-    for name, p, r, paired in pairs:
+    for name, p, r, paired, _, _ in pairs:
         rounds = ", ".join(f"{a:.2f}/{b:.2f}" for a, b in zip(p, r))
         print(f"  {name}: {rounds}; paired ratios {', '.join(f'{x:.2f}' for x in paired)};"
               f" median {paired[len(paired) // 2]:.2f}")
+    print("\nCPU (user + system, all processes), medians: what recording adds")
+    for name, _, _, _, added, ratio in pairs:
+        print(f"  {name}: {added:+.2f} CPU s, recorded / plain {ratio:.2f}")
 
     # Ranges never captured again: 20 repeats, the work alone (work_s).
     wl = ["python3", workload, "--mib", "1", "--ranges", "8", "--repeat", "20"]
