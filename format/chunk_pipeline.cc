@@ -44,6 +44,11 @@ constexpr std::size_t kMinSample = 16u << 10;
 constexpr std::size_t kMaxSample = 64u << 10;
 constexpr std::size_t kMinShuffled = 256;
 
+// Room for whatever compress() may write for a chunk of `raw_size` bytes.
+std::size_t output_bound(std::size_t raw_size) {
+  return std::max(ZstdCompressor::bound(raw_size), planes_bound(raw_size));
+}
+
 enum class Coding { AsIs, Planes, Raw };
 
 struct ChunkCoding {
@@ -157,7 +162,7 @@ std::vector<std::byte> ChunkPipeline::take_output_locked(std::size_t raw_size) {
     free_outputs_.pop_back();
   }
   // Output buffers keep their size: only a first use zero-fills them.
-  const std::size_t bound = std::max(ZstdCompressor::bound(raw_size), planes_bound(raw_size));
+  const std::size_t bound = output_bound(raw_size);
   if (out.size() < bound) out.resize(bound);
   return out;
 }
@@ -169,9 +174,7 @@ void ChunkPipeline::submit(const Hash128& key, std::vector<std::byte> data) {
       if (error_) std::rethrow_exception(error_);
     }
     ZstdCompressor compressor(level_);
-    std::vector<std::byte> out(
-        std::max(ZstdCompressor::bound(data.size()), planes_bound(data.size()))),
-        shuffled;
+    std::vector<std::byte> out(output_bound(data.size())), shuffled;
     Write w = compress(compressor, Job{key, std::move(data)}, std::move(out), shuffled);
     write(w);
     std::lock_guard lock(mutex_);

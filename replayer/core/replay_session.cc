@@ -81,22 +81,21 @@ ReplayResult ReplaySession::run(const std::vector<SelectedRange>& selection) {
       continue;
     }
     if (progress_) progress_("replaying range '" + selected.range->name + "'");
-    result.ranges.push_back(replay_range(*selected.range));
+    result.ranges.push_back(replay_range(*selected.range, scratch));
   }
   result.cache_clear = device_.cache_clear_method();
   result.notes = notes_;
   return result;
 }
 
-RangeResult ReplaySession::replay_range(const trace::Range& range) {
+RangeResult ReplaySession::replay_range(const trace::Range& range, std::uint64_t scratch_bytes) {
   RangeResult result;
   result.name = range.name;
   expected_.clear();
   std::unique_ptr<LoadedRange> loaded;
   try {
     const RangePlan plan = plan_range(range, catalog_);
-    loaded = device_.load(plan, catalog_.info(), reader_,
-                          cache_scratch_bytes(device_.description(), options_));
+    loaded = device_.load(plan, catalog_.info(), reader_, scratch_bytes);
   } catch (const ReplayError& e) {
     result.outcome = RangeOutcome::Failed;
     result.reason = e.what();

@@ -31,7 +31,8 @@ class ReplaySession {
                                            const ReplayOptions& options);
 
  private:
-  RangeResult replay_range(const trace::Range& range);
+  // scratch_bytes: what cache_scratch_bytes() gives for this session.
+  RangeResult replay_range(const trace::Range& range, std::uint64_t scratch_bytes);
   void run_pass(LoadedRange& loaded, const trace::Range& range, bool measured, double& wall_us,
                 double& restore_us);
   Verification verify(LoadedRange& loaded, const trace::Range& range, unsigned pass);

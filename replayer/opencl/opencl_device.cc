@@ -1,7 +1,5 @@
 #include "replayer/opencl/opencl_device.h"
 
-#include <algorithm>
-
 #include "replayer/core/host_cache_sweep.h"
 #include "replayer/opencl/cl_error.h"
 #include "replayer/opencl/kernel_cache_flusher.h"
@@ -26,7 +24,7 @@ namespace {
 std::unique_ptr<CacheClearer> make_cache_clearer(const OpenClDeviceEntry& entry, cl_context context,
                                                  std::uint64_t bytes) {
   if (entry.shares_host_caches) {
-    return std::make_unique<HostCacheSweep>(bytes, std::max(entry.description.compute_units, 1u));
+    return std::make_unique<HostCacheSweep>(bytes, entry.description.compute_units);
   }
   return std::make_unique<KernelCacheFlusher>(context, entry.device, bytes);
 }
