@@ -26,6 +26,10 @@ constexpr std::uint64_t kWriteBehindWindow = 32ull << 20;
 
 static_assert(AppendFile::kStageSize % kAlignment == 0);
 
+std::size_t align_down(std::uint64_t n) {
+  return static_cast<std::size_t>(n - n % kAlignment);
+}
+
 }  // namespace
 
 void AppendFile::AlignedFree::operator()(std::byte* p) const {
@@ -86,7 +90,9 @@ void AppendFile::append(std::span<const std::byte> bytes) {
 
 void AppendFile::hand_over_stage() {
   std::unique_lock lock(mutex_);
-  full_.push_back(FullStage{std::move(stage_), base_});
+  // A flush already put the aligned bytes below flushed_ in the file.
+  const std::size_t in_file = flushed_ > base_ ? align_down(flushed_ - base_) : 0;
+  full_.push_back(FullStage{std::move(stage_), base_, in_file});
   changed_.notify_all();
   changed_.wait(lock, [&] { return error_ || !spare_.empty() || stages_made_ < kMaxStages; });
   if (error_) rethrow_locked();
@@ -112,12 +118,22 @@ void AppendFile::flush() {
     std::unique_lock lock(mutex_);
     wait_idle(lock);
   }
-  // Only the bytes not yet in the file: the stage is written again, whole
-  // and direct, once it is full, and the kernel keeps the two coherent.
+  // Only the bytes not yet in the file. The aligned part of them goes
+  // direct, like a full stage: flushing at every range would otherwise send
+  // most of a trace of small ranges through the page cache, which cost
+  // more CPU than compressing it on this project's VMs. The unaligned tail
+  // goes buffered, is rewritten direct later, and the kernel keeps the two
+  // coherent.
   const std::uint64_t end = size();
-  const std::uint64_t from = std::max(flushed_, base_);
+  std::uint64_t from = std::max(flushed_, base_);
   if (end > from) {
     try {
+      const std::size_t first = align_down(from - base_);
+      const std::size_t last = align_down(end - base_);
+      if (last > first) {
+        const std::size_t done = write_direct(stage_.get() + first, last - first, base_ + first);
+        from = std::max(from, base_ + first + done);
+      }
       write_buffered({stage_.get() + (from - base_), end - from}, from);
     } catch (...) {
       std::lock_guard lock(mutex_);
@@ -157,15 +173,26 @@ void AppendFile::run_io() {
 }
 
 void AppendFile::write_stage(const FullStage& stage) {
+  const std::size_t done =
+      stage.in_file + write_direct(stage.data.get() + stage.in_file, kStageSize - stage.in_file,
+                                   stage.offset + stage.in_file);
+  if (done < kStageSize) {
+    write_buffered({stage.data.get() + done, kStageSize - done}, stage.offset + done);
+    write_behind(stage.offset + kStageSize);
+  }
+}
+
+std::size_t AppendFile::write_direct(const std::byte* data, std::size_t size,
+                                     std::uint64_t offset) {
   bool direct = false;
   {
     std::lock_guard lock(mutex_);
     direct = direct_ok_;
   }
   std::size_t done = 0;
-  while (direct && done < kStageSize) {
-    const ssize_t n = ::pwrite(direct_fd_, stage.data.get() + done, kStageSize - done,
-                               static_cast<off_t>(stage.offset + done));
+  while (direct && done < size) {
+    const ssize_t n =
+        ::pwrite(direct_fd_, data + done, size - done, static_cast<off_t>(offset + done));
     if (n > 0 && static_cast<std::size_t>(n) % kAlignment == 0) {
       done += static_cast<std::size_t>(n);
       continue;
@@ -173,7 +200,7 @@ void AppendFile::write_stage(const FullStage& stage) {
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && errno != EINVAL) {
       throw IoError("cannot write trace " + path_.string() + ": " + std::strerror(errno),
-                    stage.offset + done);
+                    offset + done);
     }
     // EINVAL: this file system takes no direct I/O (or wants another
     // alignment); a short write that broke the alignment is finished
@@ -182,10 +209,7 @@ void AppendFile::write_stage(const FullStage& stage) {
     std::lock_guard lock(mutex_);
     direct_ok_ = direct = false;
   }
-  if (done < kStageSize) {
-    write_buffered({stage.data.get() + done, kStageSize - done}, stage.offset + done);
-    write_behind(stage.offset + kStageSize);
-  }
+  return done;
 }
 
 void AppendFile::write_buffered(std::span<const std::byte> bytes, std::uint64_t offset) {

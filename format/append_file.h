@@ -23,8 +23,9 @@ namespace msprof::trace {
 // older kernels) every write is buffered, with write-behind.
 //
 // The file always holds a prefix of what was appended: stages are written
-// in order, and flush() writes the partial stage at the end through the
-// page cache, so what is flushed survives the process being killed.
+// in order, and flush() writes the partial stage at the end (direct up to
+// its last whole block, the rest through the page cache), so what is
+// flushed survives the process being killed.
 class AppendFile {
  public:
   // Creates or truncates. Throws IoError naming the path.
@@ -55,12 +56,15 @@ class AppendFile {
   struct FullStage {
     StageBuffer data;
     std::uint64_t offset = 0;
+    std::size_t in_file = 0;  // leading bytes a flush already wrote
   };
 
   void hand_over_stage();
   void wait_idle(std::unique_lock<std::mutex>& lock);
   void run_io();
   void write_stage(const FullStage& stage);
+  // Returns the bytes written direct: all, unless the file system refused.
+  std::size_t write_direct(const std::byte* data, std::size_t size, std::uint64_t offset);
   void write_buffered(std::span<const std::byte> bytes, std::uint64_t offset);
   void write_behind(std::uint64_t end);
   [[noreturn]] void rethrow_locked();

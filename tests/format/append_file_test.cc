@@ -6,7 +6,9 @@
 #include <random>
 #include <vector>
 
+#include <fcntl.h>
 #include <linux/magic.h>
+#include <sys/mman.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -68,6 +70,43 @@ TEST_CASE("full stages bypass the page cache where the file system allows it") {
   // ext4 and xfs take direct I/O: falling back there would be a defect.
   if (fs.f_type == EXT4_SUPER_MAGIC || fs.f_type == XFS_SUPER_MAGIC) CHECK(file.direct());
   CHECK(file_bytes(path) == data);
+}
+
+TEST_CASE("a flush of part of a stage keeps its whole blocks out of the page cache") {
+  TempDir dir;
+  struct statfs fs {};
+  REQUIRE(::statfs(dir.path().c_str(), &fs) == 0);
+  if (fs.f_type != EXT4_SUPER_MAGIC && fs.f_type != XFS_SUPER_MAGIC) return;
+  const auto path = dir / "f.bin";
+  AppendFile file(path);
+  // Two flushes, the second starting inside the block where the first ended.
+  const auto data = msprof::test::pattern_bytes((1u << 20) + 123, 7);
+  file.append(std::span(data).first(300000));
+  file.flush();
+  file.append(std::span(data).subspan(300000));
+  file.flush();
+  REQUIRE(file.direct());
+  CHECK(file_bytes(path) == data);
+  // Reading the file above brought it into the cache: drop what is clean,
+  // then see what a flush leaves there.
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  REQUIRE(fd >= 0);
+  ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  file.append(msprof::test::pattern_bytes(2u << 20, 8));
+  file.flush();
+  const long page = ::sysconf(_SC_PAGESIZE);
+  const std::size_t size = static_cast<std::size_t>(file.size());
+  void* map = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
+  REQUIRE(map != MAP_FAILED);
+  std::vector<unsigned char> resident((size + page - 1) / page);
+  REQUIRE(::mincore(map, size, resident.data()) == 0);
+  std::size_t cached = 0;
+  for (unsigned char r : resident) cached += r & 1;
+  // The tail of the first append's last block, which the second flush
+  // rewrote direct, may linger; the 2 MiB of whole blocks may not.
+  CHECK(cached <= 2);
+  ::munmap(map, size);
+  ::close(fd);
 }
 
 TEST_CASE("a process that dies leaves exactly what it flushed") {
