@@ -28,12 +28,15 @@ std::size_t planes_bound(std::size_t raw_size) {
 }
 
 std::size_t encode_planes(ZstdCompressor& compressor, std::span<const std::byte> planes,
-                          const std::array<bool, 4>& keep_raw, std::span<std::byte> out) {
+                          const PlaneCodings& codings, std::span<std::byte> out) {
   const std::size_t plane = planes.size() / 4;
   std::size_t at = kPlaneTableSize;
   for (std::size_t i = 0; i < 4; ++i) {
     const auto in = planes.subspan(i * plane, plane);
-    std::size_t n = keep_raw[i] ? 0 : compressor.compress_to(in, out.subspan(at));
+    const ZstdStyle style =
+        codings[i] == PlaneCoding::ZstdLiterals ? ZstdStyle::Literals : ZstdStyle::Level;
+    std::size_t n =
+        codings[i] == PlaneCoding::Raw ? 0 : compressor.compress_to(in, out.subspan(at), style);
     if (n == 0) {
       std::memcpy(out.data() + at, in.data(), plane);
       n = plane;

@@ -21,15 +21,20 @@ namespace msprof::trace {
 // raw they cost a copy (bench/format/format_bench).
 inline constexpr std::size_t kPlaneTableSize = 16;
 
+// How encode_planes stores one plane.
+enum class PlaneCoding : std::uint8_t { Raw, Zstd, ZstdLiterals };
+using PlaneCodings = std::array<PlaneCoding, 4>;
+
 // Largest payload encode_planes may write for a chunk of `raw_size` bytes:
 // the output buffer a worker needs.
 std::size_t planes_bound(std::size_t raw_size);
 
-// `planes` is a shuffled chunk (size a multiple of 4); `keep_raw[i]` stores
-// plane i raw without trying zstd on it. Writes into `out` (at least
-// planes_bound() bytes) and returns the payload size.
+// `planes` is a shuffled chunk (size a multiple of 4), plane i coded as
+// `codings[i]` says; a plane that zstd does not shrink is stored raw all the
+// same. Writes into `out` (at least planes_bound() bytes) and returns the
+// payload size.
 std::size_t encode_planes(ZstdCompressor& compressor, std::span<const std::byte> planes,
-                          const std::array<bool, 4>& keep_raw, std::span<std::byte> out);
+                          const PlaneCodings& codings, std::span<std::byte> out);
 
 // The shuffled chunk of `raw_size` bytes that `payload` holds. Every plane's
 // size and zstd frame header is checked before anything is allocated, so a

@@ -2,6 +2,8 @@
 
 #include <string>
 
+// For ZSTD_c_literalCompressionMode; checked at run time, see the constructor.
+#define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
 #include "format/trace_error.h"
@@ -10,6 +12,16 @@ namespace msprof::trace {
 
 ZstdCompressor::ZstdCompressor(int level) : cctx_(ZSTD_createCCtx()), level_(level) {
   if (cctx_ == nullptr) throw TraceError("out of memory for a zstd context");
+  // ZstdStyle::Literals lives in the context's advanced parameters, which
+  // the level calls (ZSTD_compressCCtx) ignore. The most negative levels
+  // give up on short repeats; the literals they leave are Huffman-coded only
+  // when asked, an experimental parameter that a library built otherwise
+  // may refuse, in which case every call works at the level.
+  literals_ =
+      !ZSTD_isError(ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, -50)) &&
+      !ZSTD_isError(ZSTD_CCtx_setParameter(cctx_, ZSTD_c_literalCompressionMode, ZSTD_ps_enable)) &&
+      !ZSTD_isError(ZSTD_CCtx_setParameter(cctx_, ZSTD_c_minMatch, 7)) &&
+      !ZSTD_isError(ZSTD_CCtx_setParameter(cctx_, ZSTD_c_hashLog, 6));
 }
 
 ZstdCompressor::~ZstdCompressor() {
@@ -35,9 +47,12 @@ std::size_t ZstdCompressor::bound(std::size_t size) {
   return ZSTD_compressBound(size);
 }
 
-std::size_t ZstdCompressor::compress_to(std::span<const std::byte> in, std::span<std::byte> out) {
+std::size_t ZstdCompressor::compress_to(std::span<const std::byte> in, std::span<std::byte> out,
+                                        ZstdStyle style) {
   const std::size_t n =
-      ZSTD_compressCCtx(cctx_, out.data(), out.size(), in.data(), in.size(), level_);
+      style == ZstdStyle::Literals && literals_
+          ? ZSTD_compress2(cctx_, out.data(), out.size(), in.data(), in.size())
+          : ZSTD_compressCCtx(cctx_, out.data(), out.size(), in.data(), in.size(), level_);
   if (ZSTD_isError(n)) {
     throw TraceError(std::string("zstd compression failed: ") + ZSTD_getErrorName(n));
   }

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -108,7 +109,22 @@ TEST_CASE("float32 chunks are stored shuffled, smaller than zstd alone makes the
   // sign and exponent compresses.
   CHECK(flags.plane_sizes[0] == flags.plane_size);
   CHECK(flags.plane_sizes[1] == flags.plane_size);
-  CHECK(flags.plane_sizes[3] < flags.plane_size / 2);
+  // Coded by frequency (ZstdStyle::Literals): 0.22 of the plane, 0.27 at level 1.
+  CHECK(flags.plane_sizes[3] < flags.plane_size / 4);
+}
+
+TEST_CASE("planes of smooth float data keep the level's search for repeats") {
+  TempDir dir;
+  std::vector<std::byte> data(4u << 20);
+  for (std::size_t i = 0; i < data.size() / 4; ++i) {
+    const float f = std::sin(0.001f * static_cast<float>(i));
+    std::memcpy(data.data() + i * 4, &f, 4);
+  }
+  const auto flags = write_one_blob(dir / "t.fb", data);
+  REQUIRE(flags.by_plane == 1);
+  // Byte 2 repeats period after period: 0.03 of itself at level 1, 0.14 or
+  // more coded by frequency.
+  CHECK(flags.plane_sizes[2] < flags.plane_size / 16);
 }
 
 TEST_CASE("a chunk somewhat larger shuffled is still shuffled: it compresses much faster") {
@@ -258,24 +274,47 @@ TEST_CASE("a version 2 chunk, shuffled then compressed whole, still reads") {
                           payload) == floats);
 }
 
-TEST_CASE("a chunk coded by plane reads back whatever mix of raw and zstd planes it has") {
+TEST_CASE("a chunk coded by plane reads back whatever mix of plane codings it has") {
   TempDir dir;
   const auto floats = random_floats(4096, 10);
   const auto planes = shuffled_copy(floats);
   ZstdCompressor compressor(1);
   int smaller = 0;
-  for (unsigned mask = 0; mask < 16; ++mask) {
-    const std::array<bool, 4> raw = {(mask & 1) != 0, (mask & 2) != 0, (mask & 4) != 0,
-                                     (mask & 8) != 0};
+  for (unsigned mix = 0; mix < 81; ++mix) {
+    PlaneCodings codings{};
+    for (unsigned i = 0, m = mix; i < 4; ++i, m /= 3) codings[i] = static_cast<PlaneCoding>(m % 3);
     std::vector<std::byte> out(planes_bound(planes.size()));
-    out.resize(encode_planes(compressor, planes, raw, out));
+    out.resize(encode_planes(compressor, planes, codings, out));
     // The writer stores a chunk that does not shrink as it is.
     if (out.size() >= floats.size()) continue;
     ++smaller;
-    CAPTURE(mask);
+    CAPTURE(mix);
     CHECK(read_single_chunk(dir / "t.fb", floats, kByPlane, out) == floats);
   }
-  CHECK(smaller == 8);  // every mix where the exponent plane is compressed
+  CHECK(smaller == 54);  // every mix where the exponent plane is compressed
+}
+
+TEST_CASE("the literals style codes an exponent plane smaller than level 1") {
+  // The exponent plane of uniform float32: a few common byte values and no
+  // repeats, where coding by frequency beats a search for matches.
+  const auto planes = shuffled_copy(random_floats(1 << 18, 12));
+  const auto exponents = std::span(planes).last(planes.size() / 4);
+  ZstdCompressor compressor(1);
+  std::vector<std::byte> out(ZstdCompressor::bound(exponents.size()));
+  const std::size_t by_level = compressor.compress_to(exponents, out);
+  const std::size_t by_literals = compressor.compress_to(exponents, out, ZstdStyle::Literals);
+  REQUIRE(by_level > 0);
+  CHECK(by_literals > 0);
+  CHECK(by_literals * 20 < by_level * 19);
+  // A level call after it is back at the level.
+  CHECK(compressor.compress_to(exponents, out) == by_level);
+  ZstdDecompressor decompressor;
+  std::vector<std::byte> back(exponents.size());
+  decompressor.decompress_into(std::span(out).first(by_level), back, 0);
+  CHECK(std::equal(back.begin(), back.end(), exponents.begin()));
+  compressor.compress_to(exponents, out, ZstdStyle::Literals);
+  decompressor.decompress_into(std::span(out).first(by_literals), back, 0);
+  CHECK(std::equal(back.begin(), back.end(), exponents.begin()));
 }
 
 TEST_CASE("a damaged plane table is damage, named as such") {
@@ -286,7 +325,9 @@ TEST_CASE("a damaged plane table is damage, named as such") {
   // the chunk, as the writer makes them.
   ZstdCompressor compressor(1);
   std::vector<std::byte> sound(planes_bound(planes.size()));
-  sound.resize(encode_planes(compressor, planes, {true, true, true, false}, sound));
+  sound.resize(encode_planes(
+      compressor, planes, {PlaneCoding::Raw, PlaneCoding::Raw, PlaneCoding::Raw, PlaneCoding::Zstd},
+      sound));
   REQUIRE(sound.size() < floats.size());
   const auto z = static_cast<std::uint32_t>(sound.size() - kPlaneTableSize - 3 * 1024);
   const auto with_table = [&](std::array<std::uint32_t, 4> sizes, std::size_t extra) {
