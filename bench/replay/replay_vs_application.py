@@ -6,11 +6,16 @@ reproduces long kernels, with the real tools (bench/replay/README.md):
     bytes, on a synthetic 64 MiB trace (skipped when not built);
 (b) `msprof-replay --launch-count 10` on the trace of examples/test.py
     against running `python3 examples/test.py` 10 times; target >= 20x;
-(c) long_kernels.py recorded and replayed: per kernel longer than 1 ms, the
-    replayed median against the recorded run's duration; target within 15%.
+(c) long_kernels.py recorded --repeat times and each trace replayed: per
+    kernel longer than 1 ms, the replayed median against the duration in the
+    run that recorded it, with the default cache clearing; target within 15%.
+    The same with --cache-control none is printed beside it, not judged: it
+    shows what warm caches are worth, not how faithful the replay is.
 
-Figures are the best of --repeat runs (other programs only ever slow a run
-down). Exit status 0 when every target is met, 1 otherwise.
+Times in (a) and (b) are the best of --repeat runs (other programs only ever
+slow a run down); (c) pairs each replay with its own recording, whose single
+run is one sample, and takes medians. Exit status 0 when every target is
+met, 1 otherwise.
 
 usage: replay_vs_application.py [--build DIR] [--repeat N] [--keep DIR]
 """
@@ -117,6 +122,8 @@ def bench_long_kernels(tools, work, repeat):
     print("## (c) replayed median against the recorded run, kernels > 1 ms (long_kernels.py)\n")
     program = [sys.executable, str(SOURCE / "bench/replay/long_kernels.py")]
     modes = (("all", []), ("none", ["--cache-control", "none"]))
+    # Per kernel, one entry per recording: its duration in that run, and the
+    # replayed median of that trace in each mode.
     original = {}
     replayed = {mode: {} for mode, _ in modes}
     order = []
@@ -131,24 +138,29 @@ def bench_long_kernels(tools, work, repeat):
                 key = (k["launch"], k["name"])
                 if key not in order:
                     order.append(key)
-                original[key] = min(original.get(key, float("inf")), k["original_us"])
-                replayed[mode][key] = min(replayed[mode].get(key, float("inf")),
-                                          k["duration_us"]["median"])
+                if mode == "all":
+                    original.setdefault(key, []).append(k["original_us"])
+                replayed[mode].setdefault(key, []).append(k["duration_us"]["median"])
         trace.unlink()
-    print("| kernel | original us | replayed median us (cache cleared) | ratio "
-          "| replayed median us (--cache-control none) | ratio | within 15% |")
-    print("|---|---:|---:|---:|---:|---:|---|")
+    print(f"Medians over {repeat} recordings; each ratio is the median of the per-recording "
+          "ratios (a trace's replay against the run that recorded it).\n")
+    print("| kernel | original us | replayed median us (default: cache cleared) | ratio "
+          "| within 15% | replayed median us (--cache-control none) | ratio |")
+    print("|---|---:|---:|---:|---|---:|---:|")
     ok = True
     for key in order:
-        orig = original[key]
-        ratios = [replayed[mode][key] / orig for mode, _ in modes]
-        long_kernel = orig > 1000
-        close = all(abs(r - 1) <= 0.15 for r in ratios)
-        if long_kernel:
+        orig = statistics.median(original[key])
+        ratios = [statistics.median(r / o for r, o in zip(replayed[mode][key], original[key]))
+                  for mode, _ in modes]
+        close = abs(ratios[0] - 1) <= 0.15
+        if orig > 1000:
             ok = ok and close
-        mark = verdict(close) if long_kernel else "(< 1 ms, not a target)"
-        print(f"| {key[1]} | {orig:.0f} | {replayed['all'][key]:.0f} | {ratios[0]:.2f} "
-              f"| {replayed['none'][key]:.0f} | {ratios[1]:.2f} | {mark} |")
+            mark = verdict(close)
+        else:
+            mark = "(< 1 ms, not a target)"
+        print(f"| {key[1]} | {orig:.0f} | {statistics.median(replayed['all'][key]):.0f} "
+              f"| {ratios[0]:.2f} | {mark} | {statistics.median(replayed['none'][key]):.0f} "
+              f"| {ratios[1]:.2f} |")
     print()
     return ok
 
