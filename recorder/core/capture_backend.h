@@ -17,8 +17,9 @@ class CaptureBackend {
   using DeferredRecord = std::function<trace::Record()>;
 
   virtual ~CaptureBackend() = default;
-  // The range's end: wait for what it enqueued, snapshot the final state of
-  // the buffers it touched (when asked), and fill in the device timings.
+  // The range's end: snapshot the final state of the buffers it touched
+  // (when asked) once what it enqueued is done, and fill in the device
+  // timings, here or in RangeCapture::finish_on_worker.
   virtual void finish_range(RangeCapture& capture, bool final_state) = 0;
   // The range can no longer be finished on the device (program exit): drop
   // what it holds without calling the device.

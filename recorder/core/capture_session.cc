@@ -235,6 +235,7 @@ void CaptureSession::complete_range_locked(std::unique_ptr<RangeCapture> capture
   std::shared_ptr<RangeCapture> shared(std::move(capture));
   pipeline_->run([shared](trace::TraceWriter& w) {
     auto& range = shared->range;
+    if (shared->finish_on_worker) shared->finish_on_worker(range);
     for (const auto& [buffer, slot] : shared->initial)
       range.initial_state.push_back({buffer, *slot});
     for (const auto& [buffer, slot] : shared->final) range.final_state.push_back({buffer, *slot});

@@ -26,6 +26,10 @@ struct RangeCapture {
   std::vector<std::pair<trace::CaptureId, std::function<trace::Record()>>> object_records;
   std::unordered_set<trace::CaptureId> snapshotted;  // root buffers with an initial state
   std::size_t kernels = 0;
+  // What the backend leaves to the snapshot worker, run just before the
+  // range is written: the device timings, read once the range's commands
+  // are done, so that the program need not wait for them at the range's end.
+  std::function<void(trace::Range&)> finish_on_worker;
 
   bool needs_initial_state(trace::CaptureId root) const { return !snapshotted.contains(root); }
 };

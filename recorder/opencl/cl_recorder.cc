@@ -64,27 +64,35 @@ void ClRecorder::snapshot_root(RangeCapture& capture, cl_command_queue queue, cl
   // On an in-order queue the read runs before the command that follows it,
   // so the program need not wait for it: the snapshot worker does. An
   // out-of-order queue gives no such order, so the program waits there.
-  const bool in_order =
-      (objects_.queues.at(queue).asked & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
+  const bool ordered = in_order(queue);
   cl_event read = nullptr;
   const cl_int status =
-      next().clEnqueueReadBuffer(queue, root, in_order ? CL_FALSE : CL_TRUE, 0, info.size,
-                                 bytes.data(), num_wait, wait, in_order ? &read : nullptr);
+      next().clEnqueueReadBuffer(queue, root, ordered ? CL_FALSE : CL_TRUE, 0, info.size,
+                                 bytes.data(), num_wait, wait, ordered ? &read : nullptr);
   if (status != CL_SUCCESS) throw std::runtime_error(cl_error("snapshot of a buffer", status));
   capture.snapshotted.insert(info.id);
-  if (!in_order) {
+  if (!ordered) {
     capture.initial.emplace_back(info.id, session.snapshot(std::move(bytes)));
     return;
   }
   // The read must start without waiting for the program's next flush.
   next().clFlush(queue);
+  capture.initial.emplace_back(info.id, snapshot_when_read(std::move(bytes), read));
+}
+
+bool ClRecorder::in_order(cl_command_queue queue) const {
+  return (objects_.queues.at(queue).asked & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
+}
+
+SnapshotPipeline::BlobSlot ClRecorder::snapshot_when_read(std::vector<std::byte> bytes,
+                                                          cl_event read) {
   const auto arrived = [read] {
     const cl_int done = next().clWaitForEvents(1, &read);
     next().clReleaseEvent(read);
     if (done != CL_SUCCESS) throw std::runtime_error(cl_error("snapshot of a buffer", done));
   };
   try {
-    capture.initial.emplace_back(info.id, session.snapshot(std::move(bytes), arrived));
+    return CaptureSession::get()->snapshot(std::move(bytes), arrived);
   } catch (...) {
     // The device is still writing into `bytes`: it must finish first.
     try {
@@ -213,36 +221,55 @@ void ClRecorder::release_range_objects() {
 }
 
 void ClRecorder::finish_range(RangeCapture& capture, bool final_state) {
-  for (cl_command_queue queue : range_queues_) next().clFinish(queue);
+  // On one in-order queue the final reads run after the range's commands
+  // and the snapshot worker waits for them, so the program goes on at once,
+  // as it would without the recorder. Several queues, or an out-of-order
+  // one, give the reads no such order: the program waits for the range.
+  const bool ordered = range_queues_.size() == 1 && in_order(range_queues_.front());
+  if (!ordered) {
+    for (cl_command_queue queue : range_queues_) next().clFinish(queue);
+  }
   if (final_state) {
     for (const auto& [root, queue] : touched_roots_) {
       const BufferInfo& info = objects_.buffers.at(root);
       std::vector<std::byte> bytes = CaptureSession::get()->snapshot_buffer(info.size);
-      const cl_int status = next().clEnqueueReadBuffer(queue, root, CL_TRUE, 0, info.size,
-                                                       bytes.data(), 0, nullptr, nullptr);
+      cl_event read = nullptr;
+      const cl_int status =
+          next().clEnqueueReadBuffer(queue, root, ordered ? CL_FALSE : CL_TRUE, 0, info.size,
+                                     bytes.data(), 0, nullptr, ordered ? &read : nullptr);
       if (status != CL_SUCCESS) {
         CaptureSession::get()->warn(cl_error("reading the final state of a buffer", status) +
                                     "; the range has no final state to verify against");
         capture.final.clear();
         break;
       }
-      capture.final.emplace_back(info.id, CaptureSession::get()->snapshot(std::move(bytes)));
+      capture.final.emplace_back(info.id, ordered
+                                              ? snapshot_when_read(std::move(bytes), read)
+                                              : CaptureSession::get()->snapshot(std::move(bytes)));
     }
+    if (ordered) next().clFlush(range_queues_.front());
   }
-  for (const auto& [seq, event] : timed_) {
-    trace::CommandTiming t;
-    t.command_seq = seq;
-    const bool ok =
-        next().clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_QUEUED, sizeof t.queued_ns,
-                                       &t.queued_ns, nullptr) == CL_SUCCESS &&
-        next().clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_SUBMIT, sizeof t.submit_ns,
-                                       &t.submit_ns, nullptr) == CL_SUCCESS &&
-        next().clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof t.start_ns,
-                                       &t.start_ns, nullptr) == CL_SUCCESS &&
-        next().clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof t.end_ns, &t.end_ns,
-                                       nullptr) == CL_SUCCESS;
-    if (ok) capture.range.timings.push_back(t);
-  }
+  // The worker runs this after the final reads, so the commands are done by
+  // then; a command that failed has no timing.
+  capture.finish_on_worker = [timed = std::move(timed_)](trace::Range& range) {
+    for (const auto& [seq, event] : timed) {
+      trace::CommandTiming t;
+      t.command_seq = seq;
+      const bool ok =
+          next().clWaitForEvents(1, &event) == CL_SUCCESS &&
+          next().clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_QUEUED, sizeof t.queued_ns,
+                                         &t.queued_ns, nullptr) == CL_SUCCESS &&
+          next().clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_SUBMIT, sizeof t.submit_ns,
+                                         &t.submit_ns, nullptr) == CL_SUCCESS &&
+          next().clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, sizeof t.start_ns,
+                                         &t.start_ns, nullptr) == CL_SUCCESS &&
+          next().clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof t.end_ns,
+                                         &t.end_ns, nullptr) == CL_SUCCESS;
+      if (ok) range.timings.push_back(t);
+      next().clReleaseEvent(event);
+    }
+  };
+  timed_.clear();
   release_range_objects();
 }
 

@@ -57,6 +57,10 @@ class ClRecorder final : public CaptureBackend {
  private:
   void snapshot_root(RangeCapture& capture, cl_command_queue queue, cl_mem root, cl_uint num_wait,
                      const cl_event* wait);
+  // Hands `bytes`, which the asynchronous read `read` is filling, to the
+  // snapshot worker, which waits for the read and releases it.
+  SnapshotPipeline::BlobSlot snapshot_when_read(std::vector<std::byte> bytes, cl_event read);
+  bool in_order(cl_command_queue queue) const;
   void release_range_objects();
   // Adds the object's record to the range unless the trace has it already.
   void describe_once(RangeCapture& capture, CaptureId id,

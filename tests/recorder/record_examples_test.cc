@@ -401,6 +401,32 @@ TEST_CASE("launcher options: alternatives in --mstx-include=, -q, --compression-
   CHECK_FALSE(std::filesystem::exists(dir / "bad.fb"));
 }
 
+TEST_CASE("a range's end does not wait for its commands: a kernel gated by a user event") {
+  TempDir dir;
+  record_unchanged("gated_range.py", dir.path());
+  const Loaded l = load(dir / "trace.fb");
+  const Range& r = range_named(l, "gated");
+  CHECK(r.status == RangeStatus::Complete);
+  CHECK(kernel_names(l, r) == std::vector<std::string>{"twice"});
+  // Timings and final state come from after the gate opened.
+  REQUIRE(r.timings.size() == 1);
+  CHECK(r.timings[0].end_ns >= r.timings[0].start_ns);
+  REQUIRE(r.initial_state.size() == 1);
+  REQUIRE(r.final_state.size() == 1);
+  TraceReader reader(dir / "trace.fb");
+  const auto before = reader.read_blob(r.initial_state[0].blob);
+  const auto after = reader.read_blob(r.final_state[0].blob);
+  REQUIRE(before.size() == after.size());
+  std::size_t doubled = 0;
+  for (std::size_t i = 0; i + 4 <= before.size(); i += 4) {
+    float a = 0, b = 0;
+    std::memcpy(&a, before.data() + i, 4);
+    std::memcpy(&b, after.data() + i, 4);
+    doubled += b == 2 * a;
+  }
+  CHECK(doubled == before.size() / 4);
+}
+
 TEST_CASE("--kill on ends the program once every included range is captured") {
   TempDir dir;
   const auto rec =
