@@ -34,12 +34,8 @@ std::optional<std::span<const std::byte>> ZstdCompressor::compress(std::span<con
     scratch_ = std::make_unique_for_overwrite<std::byte[]>(bound);
     scratch_size_ = bound;
   }
-  const std::size_t n =
-      ZSTD_compressCCtx(cctx_, scratch_.get(), scratch_size_, in.data(), in.size(), level_);
-  if (ZSTD_isError(n)) {
-    throw TraceError(std::string("zstd compression failed: ") + ZSTD_getErrorName(n));
-  }
-  if (n >= in.size()) return std::nullopt;
+  const std::size_t n = compress_to(in, {scratch_.get(), scratch_size_});
+  if (n == 0) return std::nullopt;
   return std::span<const std::byte>(scratch_.get(), n);
 }
 
