@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include "format/hash128.h"
 
@@ -251,7 +252,7 @@ void ClRecorder::finish_range(RangeCapture& capture, bool final_state) {
   }
   // The worker runs this after the final reads, so the commands are done by
   // then; a command that failed has no timing.
-  capture.finish_on_worker = [timed = std::move(timed_)](trace::Range& range) {
+  capture.finish_on_worker = [timed = std::exchange(timed_, {})](trace::Range& range) {
     for (const auto& [seq, event] : timed) {
       trace::CommandTiming t;
       t.command_seq = seq;
@@ -269,7 +270,6 @@ void ClRecorder::finish_range(RangeCapture& capture, bool final_state) {
       next().clReleaseEvent(event);
     }
   };
-  timed_.clear();
   release_range_objects();
 }
 
