@@ -1,11 +1,12 @@
 // Replay pass overhead and fidelity on a 64 MiB trace.
 //
-// Runs two kernels natively once (the "original program", timed with OpenCL
+// Runs two kernels natively (the "original program", timed with OpenCL
 // profiling), writes what they did as a trace, replays it with
 // ReplaySession, and checks the targets:
 //   - pass overhead (restore + wall - sum of kernel times) <= 1.5x a host
-//     memcpy of the restored bytes;
-//   - replayed median duration within 15% of the original for kernels > 1 ms.
+//     memcpy of the restored bytes, replayed without cache clearing;
+//   - replayed median duration within 15% of the native one for kernels
+//     > 1 ms, with the default cache clearing, over alternating rounds.
 // Usage: msprof_replay_pass_bench [DIR]   (default: a temporary folder)
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -158,6 +159,11 @@ void write_trace(const std::filesystem::path& path, const opencl::OpenClDeviceEn
   writer.close();
 }
 
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
 double memcpy_us(std::uint64_t bytes) {
   std::vector<char> src(bytes, 1), dst(bytes, 0);
   std::vector<double> times;
@@ -213,12 +219,41 @@ int main(int argc, char** argv) {
         "overhead %.0f us = %.2fx memcpy of the restored bytes (%.0f us); target <= 1.5x: %s\n",
         overhead, overhead / copy_us, copy_us, overhead <= 1.5 * copy_us ? "ok" : "MISSED");
     ok = ok && overhead <= 1.5 * copy_us;
-    for (const auto& k : r.kernels) {
-      const bool long_kernel = k.original_us > 1000;
-      const bool close = std::abs(k.ratio_to_original - 1) <= 0.15;
-      std::printf("kernel %-6s original %.0f us, replayed median %.0f us, ratio %.2f%s\n",
-                  k.name.c_str(), k.original_us, k.duration_us.median, k.ratio_to_original,
-                  long_kernel ? (close ? " (within 15%: ok)" : " (within 15%: MISSED)") : "");
+    // Kernel fidelity is judged with the default cache clearing, as the
+    // issue's replay-against-original figure is. Native runs and replays
+    // alternate over rounds and the per-round ratios' median is judged: on a
+    // shared host a burst of other work moves one phase's median by up to a
+    // half, so one native phase against one replay says little.
+    options.cache_control = replay::CacheControl::All;
+    constexpr int kRounds = 5;
+    std::vector<std::vector<double>> ratios(r.kernels.size()), cleared_us(r.kernels.size()),
+        native_us(r.kernels.size());
+    for (int round = 0; round < kRounds; ++round) {
+      const auto native = round == 0 ? original : original_run(devices[0].device, a, b, x);
+      replay::ReplaySession cleared_session(reader, catalog, device, options);
+      const auto cleared =
+          cleared_session.run(replay::select_ranges(catalog.ranges(), {}, path.string()));
+      const auto& c = cleared.ranges.at(0);
+      for (std::size_t i = 0; i < r.kernels.size() && i < c.kernels.size(); ++i) {
+        const double native_k = static_cast<double>(native.at(i)) / 1e3;
+        native_us[i].push_back(native_k);
+        cleared_us[i].push_back(c.kernels[i].duration_us.median);
+        ratios[i].push_back(c.kernels[i].duration_us.median / native_k);
+      }
+    }
+    std::printf("kernels, medians over %d rounds of native runs and cache-cleared replays:\n",
+                kRounds);
+    for (std::size_t i = 0; i < r.kernels.size(); ++i) {
+      const double native_k = median(native_us[i]);
+      const double ratio = median(ratios[i]);
+      const bool long_kernel = native_k > 1000;
+      const bool close = std::abs(ratio - 1) <= 0.15;
+      std::printf("kernel %-6s native %.0f us, replayed median %.0f us, ratio %.2f (rounds:",
+                  r.kernels[i].name.c_str(), native_k, median(cleared_us[i]), ratio);
+      for (double x : ratios[i]) std::printf(" %.2f", x);
+      std::printf(")%s; --cache-control none: %.0f us against the first native %.0f us\n",
+                  long_kernel ? (close ? " within 15%: ok" : " within 15%: MISSED") : "",
+                  r.kernels[i].duration_us.median, r.kernels[i].original_us);
       if (long_kernel) ok = ok && close;
     }
     std::filesystem::remove(path);
