@@ -131,29 +131,33 @@ ChunkPipeline::Write ChunkPipeline::compress(ZstdCompressor& compressor, Job job
                                              std::vector<std::byte> out,
                                              std::vector<std::byte>& shuffled) {
   Write w;
+  const std::span<const std::byte> data = job.bytes();
   w.header.type = static_cast<std::uint16_t>(FrameType::BlobChunk);
-  w.header.raw_size = job.data.size();
+  w.header.raw_size = data.size();
   w.header.key = job.key;
   w.header.flags = kFrameFlagContentKeyed;
   std::size_t n = 0;
-  const ChunkCoding coding = choose_coding(compressor, job.data, shuffled, out);
+  const ChunkCoding coding = choose_coding(compressor, data, shuffled, out);
   if (coding.coding == Coding::Planes) {
-    const auto planes = std::span(shuffled).first(job.data.size());
-    shuffle4(job.data, planes);
+    const auto planes = std::span(shuffled).first(data.size());
+    shuffle4(data, planes);
     n = encode_planes(compressor, planes, coding.planes, out);
-    if (n < job.data.size()) {
+    if (n < data.size()) {
       w.header.flags |= kFrameFlagShuffle4 | kFrameFlagPlanes;
     } else {
       n = 0;
     }
   } else if (coding.coding == Coding::AsIs) {
-    n = compressor.compress_to(job.data, out);
+    n = compressor.compress_to(data, out);
   }
   if (n > 0) {
     w.header.flags |= kFrameFlagZstd;
     w.header.stored_size = n;
   } else {
-    w.header.stored_size = job.data.size();
+    w.header.stored_size = data.size();
+    // Stored raw: a lent chunk stays lent until it is written.
+    w.lent = job.lent;
+    w.loan = std::move(job.loan);
   }
   w.raw = std::move(job.data);
   w.compressed = std::move(out);
@@ -164,6 +168,7 @@ void ChunkPipeline::write(const Write& w) {
   const bool compressed = (w.header.flags & kFrameFlagZstd) != 0;
   const std::span<const std::byte> payload =
       compressed ? std::span<const std::byte>(w.compressed).first(w.header.stored_size)
+      : w.loan   ? w.lent
                  : std::span<const std::byte>(w.raw);
   sink_.append_frame(w.header, payload);
 }
@@ -181,14 +186,23 @@ std::vector<std::byte> ChunkPipeline::take_output_locked(std::size_t raw_size) {
 }
 
 void ChunkPipeline::submit(const Hash128& key, std::vector<std::byte> data) {
+  enqueue(Job{key, std::move(data), {}, nullptr});
+}
+
+void ChunkPipeline::submit_lent(const Hash128& key, std::span<const std::byte> data,
+                                std::shared_ptr<LentBytes> loan) {
+  enqueue(Job{key, {}, data, std::move(loan)});
+}
+
+void ChunkPipeline::enqueue(Job job) {
   if (workers_.empty()) {
     {
       std::lock_guard lock(mutex_);
       if (error_) std::rethrow_exception(error_);
     }
     ZstdCompressor compressor(level_);
-    std::vector<std::byte> out(output_bound(data.size())), shuffled;
-    Write w = compress(compressor, Job{key, std::move(data)}, std::move(out), shuffled);
+    std::vector<std::byte> out(output_bound(job.bytes().size())), shuffled;
+    Write w = compress(compressor, std::move(job), std::move(out), shuffled);
     write(w);
     std::lock_guard lock(mutex_);
     stats_.raw_bytes += w.header.raw_size;
@@ -198,14 +212,14 @@ void ChunkPipeline::submit(const Hash128& key, std::vector<std::byte> data) {
     return;
   }
   std::unique_lock lock(mutex_);
-  const std::uint64_t size = data.size();
+  const std::uint64_t size = job.bytes().size();
   // A chunk larger than the bound still goes through, alone.
   space_ready_.wait(lock, [&] {
     return error_ || bytes_in_flight_ == 0 || bytes_in_flight_ + size <= memory_bound_;
   });
   if (error_) std::rethrow_exception(error_);
   bytes_in_flight_ += size;
-  queue_.push_back(Job{key, std::move(data)});
+  queue_.push_back(std::move(job));
   lock.unlock();
   work_ready_.notify_one();
 }
@@ -214,6 +228,11 @@ void ChunkPipeline::drain() {
   std::unique_lock lock(mutex_);
   space_ready_.wait(lock, [&] { return error_ || bytes_in_flight_ == 0; });
   if (error_) std::rethrow_exception(error_);
+}
+
+void ChunkPipeline::settle() {
+  std::unique_lock lock(mutex_);
+  space_ready_.wait(lock, [&] { return bytes_in_flight_ == 0; });
 }
 
 ChunkPipeline::Stats ChunkPipeline::stats() const {
@@ -261,9 +280,9 @@ void ChunkPipeline::run_worker() {
       if (queue_.empty()) return;
       job = std::move(queue_.front());
       queue_.pop_front();
-      out = take_output_locked(job.data.size());
+      out = take_output_locked(job.bytes().size());
     }
-    const std::uint64_t size = job.data.size();
+    const std::uint64_t size = job.bytes().size();
     try {
       Write w = compress(compressor, std::move(job), std::move(out), shuffled);
       {
@@ -307,6 +326,9 @@ void ChunkPipeline::run_writer() {
       std::lock_guard lock(mutex_);
       fail_locked();
     }
+    // Given back before the chunk stops counting, so settle() returns only
+    // once every loan is.
+    w.loan.reset();
     {
       std::lock_guard lock(mutex_);
       if (written) {

@@ -5,7 +5,10 @@
 #include <cstdint>
 #include <deque>
 #include <exception>
+#include <functional>
+#include <memory>
 #include <mutex>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -15,6 +18,23 @@
 #include "format/zstd_codec.h"
 
 namespace msprof::trace {
+
+// Bytes a caller lent the writer instead of handing over a copy. `release`
+// runs once, when the last chunk read from them no longer needs them (coded,
+// or written when stored raw), on whichever thread that is. It must not
+// throw: it runs in a destructor.
+class LentBytes {
+ public:
+  explicit LentBytes(std::function<void()> release) : release_(std::move(release)) {}
+  ~LentBytes() {
+    if (release_) release_();
+  }
+  LentBytes(const LentBytes&) = delete;
+  LentBytes& operator=(const LentBytes&) = delete;
+
+ private:
+  std::function<void()> release_;
+};
 
 // Compresses blob chunks on worker threads and writes them on an I/O
 // thread, so compression never waits for the file. The bytes handed over
@@ -35,24 +55,36 @@ class ChunkPipeline {
   ChunkPipeline& operator=(const ChunkPipeline&) = delete;
 
   void submit(const Hash128& key, std::vector<std::byte> data);
+  // A chunk read in place: `data` lies in bytes that `loan` keeps lent.
+  void submit_lent(const Hash128& key, std::span<const std::byte> data,
+                   std::shared_ptr<LentBytes> loan);
   // An empty buffer, with the capacity of one written before when there is
   // one: recycling spares the page faults of a fresh chunk-sized allocation.
   std::vector<std::byte> take_buffer();
   void recycle(std::vector<std::byte> buffer);
   // Waits until every submitted chunk is in the file; rethrows a worker's error.
   void drain();
+  // Waits until no submitted chunk is left, written or dropped after an
+  // error, so no lent bytes are held any more. Does not throw.
+  void settle();
   Stats stats() const;
 
  private:
   struct Job {
     Hash128 key;
-    std::vector<std::byte> data;
+    std::vector<std::byte> data;      // a chunk handed over, or
+    std::span<const std::byte> lent;  // one read in place while `loan` is held
+    std::shared_ptr<LentBytes> loan;
+    std::span<const std::byte> bytes() const { return loan ? lent : std::span(data); }
   };
   struct Write {
     FrameHeader header;
-    std::vector<std::byte> raw;         // the chunk, written as is when not compressed
+    std::vector<std::byte> raw;       // the chunk handed over, written as is when not compressed
+    std::span<const std::byte> lent;  // a lent chunk stored raw, written from the loan
+    std::shared_ptr<LentBytes> loan;
     std::vector<std::byte> compressed;  // sized to the zstd bound; header says how much is used
   };
+  void enqueue(Job job);
   void run_worker();
   void run_writer();
   // Compresses the chunk, byte-shuffled first where that pays; `shuffled`

@@ -33,7 +33,7 @@ void BlobBuilder::append(std::span<const std::byte> data) {
 }
 
 void BlobBuilder::flush_chunk() {
-  ChunkRef ref;
+  const ChunkRef ref{hash128(chunk_), chunk_.size()};
   writer_->submit_chunk(std::move(chunk_), ref);
   manifest_.chunks.push_back(ref);
   chunk_ = {};
@@ -71,22 +71,33 @@ void TraceWriter::check_open() const {
   if (closed_) throw TraceError("trace writer used after close()");
 }
 
-void TraceWriter::submit_chunk(std::vector<std::byte> chunk, ChunkRef& ref) {
-  ref.hash = hash128(chunk);
-  ref.size = chunk.size();
-  // Submitting under the lock keeps "seen" and "queued" one step, so a
-  // flush never misses a chunk another thread has claimed. Blocking here on
-  // the memory bound holds other writers back, which is what the bound is for.
-  std::lock_guard lock(mutex_);
+bool TraceWriter::claim_chunk_locked(const ChunkRef& ref) {
   check_open();
-  stats_.blob_bytes += chunk.size();
+  stats_.blob_bytes += ref.size;
   if (!chunks_seen_.insert(ref.hash).second) {
     stats_.chunks_deduplicated += 1;
+    return false;
+  }
+  stats_.unique_chunk_bytes += ref.size;
+  return true;
+}
+
+// Submitting under the lock keeps "seen" and "queued" one step, so a flush
+// never misses a chunk another thread has claimed. Blocking here on the
+// memory bound holds other writers back, which is what the bound is for.
+void TraceWriter::submit_chunk(std::vector<std::byte> chunk, const ChunkRef& ref) {
+  std::lock_guard lock(mutex_);
+  if (!claim_chunk_locked(ref)) {
     pipeline_.recycle(std::move(chunk));
     return;
   }
-  stats_.unique_chunk_bytes += chunk.size();
   pipeline_.submit(ref.hash, std::move(chunk));
+}
+
+void TraceWriter::submit_lent_chunk(std::span<const std::byte> chunk, const ChunkRef& ref,
+                                    const std::shared_ptr<LentBytes>& loan) {
+  std::lock_guard lock(mutex_);
+  if (claim_chunk_locked(ref)) pipeline_.submit_lent(ref.hash, chunk, loan);
 }
 
 void TraceWriter::finish_blob(BlobManifest manifest) {
@@ -97,9 +108,46 @@ void TraceWriter::finish_blob(BlobManifest manifest) {
 }
 
 BlobRef TraceWriter::put_blob(std::span<const std::byte> data) {
-  BlobBuilder builder(*this);
-  builder.append(data);
-  return builder.finish();
+  if (data.empty() || data.size() > options_.chunk_size) {
+    BlobBuilder builder(*this);
+    builder.append(data);
+    return builder.finish();
+  }
+  // One chunk: its hash is the blob's, so the bytes are hashed once.
+  BlobManifest manifest;
+  manifest.chunk_size = options_.chunk_size;
+  manifest.size = data.size();
+  manifest.hash = hash128(data);
+  std::vector<std::byte> chunk = pipeline_.take_buffer();
+  chunk.assign(data.begin(), data.end());
+  const ChunkRef chunk_ref{manifest.hash, data.size()};
+  submit_chunk(std::move(chunk), chunk_ref);
+  manifest.chunks.push_back(chunk_ref);
+  const BlobRef ref{manifest.hash, manifest.size};
+  finish_blob(std::move(manifest));
+  return ref;
+}
+
+BlobRef TraceWriter::lend_blob(std::span<const std::byte> data, std::function<void()> release) {
+  const auto loan = std::make_shared<LentBytes>(std::move(release));
+  BlobManifest manifest;
+  manifest.chunk_size = options_.chunk_size;
+  manifest.size = data.size();
+  manifest.hash = hash128(data);
+  for (std::size_t at = 0; at < data.size(); at += options_.chunk_size) {
+    const auto chunk = data.subspan(at, std::min(options_.chunk_size, data.size() - at));
+    // A blob of one chunk is hashed once: the chunk's hash is the blob's.
+    const ChunkRef ref{chunk.size() == data.size() ? manifest.hash : hash128(chunk), chunk.size()};
+    submit_lent_chunk(chunk, ref, loan);
+    manifest.chunks.push_back(ref);
+  }
+  const BlobRef ref{manifest.hash, manifest.size};
+  finish_blob(std::move(manifest));
+  return ref;
+}
+
+void TraceWriter::wait_for_loans() {
+  pipeline_.settle();
 }
 
 void TraceWriter::write_record_now(const Record& record) {

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -71,7 +72,16 @@ class TraceWriter {
 
   void write(const Record& record);
   BlobRef put_blob(std::span<const std::byte> data);
+  // put_blob without the copy: the workers read `data` in place, so it must
+  // stay unchanged until `release` runs. That is once, on any thread, when
+  // no chunk needs the bytes any more (at the latest when flush() or close()
+  // returns; before lend_blob returns when nothing was queued, and also when
+  // lend_blob throws). `release` must not throw.
+  BlobRef lend_blob(std::span<const std::byte> data, std::function<void()> release);
   BlobBuilder begin_blob() { return BlobBuilder(*this); }
+  // Waits until no lent bytes are held, for their owner about to go away;
+  // unlike flush() it may be called after close().
+  void wait_for_loans();
   // Everything handed over so far is in the file (not necessarily on disk).
   void flush();
   // Writes the index and trailer. The writer is unusable afterwards.
@@ -80,7 +90,11 @@ class TraceWriter {
 
  private:
   friend class BlobBuilder;
-  void submit_chunk(std::vector<std::byte> chunk, ChunkRef& ref);
+  void submit_chunk(std::vector<std::byte> chunk, const ChunkRef& ref);
+  void submit_lent_chunk(std::span<const std::byte> chunk, const ChunkRef& ref,
+                         const std::shared_ptr<LentBytes>& loan);
+  // Stats and dedup of one chunk; false when it is a duplicate.
+  bool claim_chunk_locked(const ChunkRef& ref);
   void finish_blob(BlobManifest manifest);
   void write_record_now(const Record& record);
   void flush_locked();

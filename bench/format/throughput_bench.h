@@ -21,7 +21,7 @@ struct ThroughputConfig {
 
 // Where a run's time went (its best run), to explain its throughput.
 struct RunProfile {
-  double caller_wall_s = 0;  // writers: in put_blob; the rest is close()
+  double caller_wall_s = 0;  // writers: in put_blob or lend_blob; the rest is close()
   double caller_cpu_s = 0;
   long caller_page_faults = 0;  // minor faults of the calling thread
   double worker_cpu_s = 0;      // writers' worker threads
@@ -43,7 +43,9 @@ struct ThroughputReport {
       pwrite_row{"pwrite to the page cache, 4 MiB calls"}, zstd_row{"zstd alone (1 thread)"},
       zstd2_row{"zstd alone (2 threads)"},
       shuffled_row{"byte shuffle + zstd alone (1 thread), the writer's filter"},
-      writer1_row{"1-worker TraceWriter"}, writer2_row{"2-worker TraceWriter"},
+      writer1_row{"1-worker TraceWriter, put_blob"}, writer2_row{"2-worker TraceWriter, put_blob"},
+      lent1_row{"1-worker TraceWriter, lend_blob (the recorder's)"},
+      lent2_row{"2-worker TraceWriter, lend_blob (the recorder's)"},
       read_row{"TraceReader::read_blob"};
 };
 

@@ -26,6 +26,8 @@ SnapshotPipeline::~SnapshotPipeline() {
   }
   work_ready_.notify_all();
   worker_.join();
+  // Buffers still lent to the writer come back here: wait for them.
+  writer_.wait_for_loans();
 }
 
 std::vector<std::byte> SnapshotPipeline::buffer(std::size_t size) {
@@ -86,8 +88,22 @@ void SnapshotPipeline::run(Task task) {
 }
 
 void SnapshotPipeline::drain() {
-  std::unique_lock lock(mutex_);
-  space_ready_.wait(lock, [&] { return items_in_flight_ == 0; });
+  {
+    std::unique_lock lock(mutex_);
+    space_ready_.wait(lock, [&] { return items_in_flight_ == 0; });
+  }
+  writer_.wait_for_loans();
+}
+
+void SnapshotPipeline::give_back(std::vector<std::byte> bytes) noexcept {
+  try {
+    std::lock_guard lock(mutex_);
+    bytes_in_flight_ -= bytes.size();
+    recycle_locked(std::move(bytes));
+  } catch (...) {
+    // Not kept for reuse: the memory goes back to the system instead.
+  }
+  space_ready_.notify_all();
 }
 
 std::string SnapshotPipeline::error() const {
@@ -148,10 +164,15 @@ void SnapshotPipeline::run_worker() {
     }
     show_progress(left);
     const std::uint64_t size = item.bytes.size();
+    bool lent = false;
     try {
       if (item.slot) {
         if (item.arrived) item.arrived();
-        *item.slot = writer_.put_blob(item.bytes);
+        // Lent, not copied: the writer's workers read the buffer in place
+        // and give it back (and its bytes stop counting) once coded.
+        auto held = std::make_shared<std::vector<std::byte>>(std::move(item.bytes));
+        lent = true;
+        *item.slot = writer_.lend_blob(*held, [this, held] { give_back(std::move(*held)); });
       } else if (item.task) {
         item.task(writer_);
       }
@@ -161,8 +182,10 @@ void SnapshotPipeline::run_worker() {
     }
     {
       std::lock_guard lock(mutex_);
-      bytes_in_flight_ -= size;
-      recycle_locked(std::move(item.bytes));
+      if (!lent) {
+        bytes_in_flight_ -= size;
+        recycle_locked(std::move(item.bytes));
+      }
       --items_in_flight_;
       left = bytes_in_flight_;
     }

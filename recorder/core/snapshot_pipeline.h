@@ -40,7 +40,8 @@ class SnapshotPipeline {
   BlobSlot snapshot(std::vector<std::byte> bytes, std::function<void()> arrived);
   // Runs after every snapshot handed over before it.
   void run(Task task);
-  // Waits until everything handed over is done.
+  // Waits until everything handed over is done and every buffer the writer
+  // read in place is back.
   void drain();
   // The first error a task raised, if any ("" when none).
   std::string error() const;
@@ -60,6 +61,9 @@ class SnapshotPipeline {
   // Keeps a written snapshot's buffer for reuse while snapshots in flight
   // plus kept buffers stay within the memory bound. Called with mutex_ held.
   void recycle_locked(std::vector<std::byte> bytes);
+  // A snapshot's buffer, back from the writer that read it in place; on
+  // the writer's threads.
+  void give_back(std::vector<std::byte> bytes) noexcept;
 
   trace::TraceWriter& writer_;
   const std::uint64_t memory_bound_;
