@@ -1,5 +1,6 @@
 #include "recorder/core/snapshot_pipeline.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -33,13 +34,27 @@ SnapshotPipeline::~SnapshotPipeline() {
 std::vector<std::byte> SnapshotPipeline::buffer(std::size_t size) {
   std::vector<std::byte> out;
   {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
     // Best fit, so a small snapshot does not hold on to a large buffer.
-    auto best = free_buffers_.end();
-    for (auto it = free_buffers_.begin(); it != free_buffers_.end(); ++it) {
-      if (it->capacity() >= size &&
-          (best == free_buffers_.end() || it->capacity() < best->capacity()))
-        best = it;
+    const auto best_fit = [&] {
+      auto best = free_buffers_.end();
+      for (auto it = free_buffers_.begin(); it != free_buffers_.end(); ++it) {
+        if (it->capacity() >= size &&
+            (best == free_buffers_.end() || it->capacity() < best->capacity()))
+          best = it;
+      }
+      return best;
+    };
+    auto best = best_fit();
+    if (best == free_buffers_.end()) {
+      // snapshot() would wait for room anyway. Waiting first lets a buffer
+      // that comes back meanwhile be reused: at the bound, allocating first
+      // gave every snapshot a fresh buffer (64 MiB of page faults on the
+      // program's thread) while the one coming back found no room to be
+      // kept in and was freed.
+      space_ready_.wait(
+          lock, [&] { return bytes_in_flight_ == 0 || bytes_in_flight_ + size <= memory_bound_; });
+      best = best_fit();
     }
     if (best != free_buffers_.end()) {
       out = std::move(*best);
@@ -53,7 +68,18 @@ std::vector<std::byte> SnapshotPipeline::buffer(std::size_t size) {
 
 void SnapshotPipeline::recycle_locked(std::vector<std::byte> bytes) {
   const std::uint64_t capacity = bytes.capacity();
-  if (capacity == 0 || bytes_in_flight_ + free_bytes_ + capacity > memory_bound_) return;
+  if (capacity == 0 || bytes_in_flight_ + capacity > memory_bound_) return;
+  // Smaller kept buffers make room: a 225 KiB program binary kept at the
+  // bound had every 64 MiB buffer coming back freed, and the next snapshot
+  // faulted in a fresh one.
+  while (bytes_in_flight_ + free_bytes_ + capacity > memory_bound_) {
+    const auto smallest =
+        std::min_element(free_buffers_.begin(), free_buffers_.end(),
+                         [](const auto& a, const auto& b) { return a.capacity() < b.capacity(); });
+    if (smallest == free_buffers_.end() || smallest->capacity() >= capacity) return;
+    free_bytes_ -= smallest->capacity();
+    free_buffers_.erase(smallest);
+  }
   free_bytes_ += capacity;
   free_buffers_.push_back(std::move(bytes));
 }

@@ -1,7 +1,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <future>
 
 #include "format/trace_reader.h"
 #include "format/trace_writer.h"
@@ -74,4 +76,42 @@ TEST_CASE("kept buffers and snapshots in flight stay within the memory bound") {
   auto again = pipeline.buffer(40 * kMiB);
   CHECK((again.data() == a_data || again.data() == b_data));
   CHECK(pipeline.kept_bytes() == 0);
+}
+
+TEST_CASE("a buffer coming back makes room by dropping smaller kept buffers") {
+  TempDir dir;
+  msprof::trace::TraceWriter writer(dir / "t.fb");
+  SnapshotPipeline pipeline(writer, 64 * kMiB, false);
+  pipeline.snapshot(filled(pipeline, 1 * kMiB, std::byte{1}));
+  pipeline.drain();
+  CHECK(pipeline.kept_bytes() == 1 * kMiB);
+  auto big = filled(pipeline, 64 * kMiB, std::byte{2});
+  const std::byte* big_data = big.data();
+  pipeline.snapshot(std::move(big));
+  pipeline.drain();
+  // Keeping both would pass the bound; the large one is worth keeping.
+  CHECK(pipeline.kept_bytes() == 64 * kMiB);
+  CHECK(pipeline.buffer(64 * kMiB).data() == big_data);
+}
+
+TEST_CASE("at the bound, a new snapshot buffer waits for one coming back instead of a fresh one") {
+  TempDir dir;
+  msprof::trace::TraceWriter writer(dir / "t.fb");
+  SnapshotPipeline pipeline(writer, 128 * kMiB, false);
+  std::promise<void> first_read, second_read;
+  const auto first_done = first_read.get_future().share();
+  const auto second_done = second_read.get_future().share();
+  auto a = filled(pipeline, 64 * kMiB, std::byte{1});
+  const std::byte* a_data = a.data();
+  // Reads still arriving keep both snapshots in flight: 128 MiB, the bound.
+  pipeline.snapshot(std::move(a), [first_done] { first_done.wait(); });
+  pipeline.snapshot(filled(pipeline, 64 * kMiB, std::byte{2}),
+                    [second_done] { second_done.wait(); });
+  auto next = std::async(std::launch::async, [&] { return pipeline.buffer(64 * kMiB); });
+  CHECK(next.wait_for(std::chrono::milliseconds(200)) == std::future_status::timeout);
+  first_read.set_value();
+  const auto reused = next.get();
+  CHECK(reused.data() == a_data);
+  second_read.set_value();
+  pipeline.drain();
 }
