@@ -12,7 +12,7 @@ any recorder, took 0.76-1.86x the median of the next ten launches of the
 same kernel, so a single recorded launch is too noisy a reference.
 
 The range opens with a tiny kernel that names every buffer, so the recorder
-snapshots them all first, then waits SETTLE seconds (argument 1, default 1)
+snapshots them all first, then spins SETTLE seconds (argument 1, default 1)
 before the long kernels: on a CPU device the recorder's compression threads
 share the cores with the kernels, and a kernel measured while they run is
 slower than the program's own. `long_kernels.py 0` shows that effect.
@@ -51,7 +51,7 @@ __kernel void iterate(__global float *x, int steps) {
 
 MIB = 1 << 20
 SETTLE = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
-ROUNDS = 5
+ROUNDS = 10
 ctx = cl.create_some_context(interactive=False)
 queue = cl.CommandQueue(ctx)
 prg = cl.Program(ctx, SOURCE).build()
@@ -83,7 +83,12 @@ queue.finish()
 rid = mstx.range_start("long", None)
 touch(queue, (1,), None, a, b, c, big, x, y)
 queue.finish()
-time.sleep(SETTLE)
+# Busy, not asleep: a vCPU that idles for a second runs the next kernels
+# slower (cold caches, descheduled), which the replay's back-to-back
+# passes never see; a program usually does host work there, not sleep.
+settled = time.perf_counter() + SETTLE
+while time.perf_counter() < settled:
+    pass
 for _ in range(ROUNDS):
     for launch in launches:
         launch()
