@@ -107,43 +107,38 @@ void TraceWriter::finish_blob(BlobManifest manifest) {
   pending_manifests_.push_back(std::move(manifest));
 }
 
-BlobRef TraceWriter::put_blob(std::span<const std::byte> data) {
-  if (data.empty() || data.size() > options_.chunk_size) {
-    BlobBuilder builder(*this);
-    builder.append(data);
-    return builder.finish();
-  }
-  // One chunk: its hash is the blob's, so the bytes are hashed once.
-  BlobManifest manifest;
-  manifest.chunk_size = options_.chunk_size;
-  manifest.size = data.size();
-  manifest.hash = hash128(data);
-  std::vector<std::byte> chunk = pipeline_.take_buffer();
-  chunk.assign(data.begin(), data.end());
-  const ChunkRef chunk_ref{manifest.hash, data.size()};
-  submit_chunk(std::move(chunk), chunk_ref);
-  manifest.chunks.push_back(chunk_ref);
-  const BlobRef ref{manifest.hash, manifest.size};
-  finish_blob(std::move(manifest));
-  return ref;
-}
-
-BlobRef TraceWriter::lend_blob(std::span<const std::byte> data, std::function<void()> release) {
-  const auto loan = std::make_shared<LentBytes>(std::move(release));
+// The blob's manifest, chunk by chunk; `submit` hands each chunk over. A
+// blob of one chunk is hashed once: the chunk's hash is the blob's.
+template <typename Submit>
+BlobRef TraceWriter::store_blob(std::span<const std::byte> data, Submit submit) {
   BlobManifest manifest;
   manifest.chunk_size = options_.chunk_size;
   manifest.size = data.size();
   manifest.hash = hash128(data);
   for (std::size_t at = 0; at < data.size(); at += options_.chunk_size) {
     const auto chunk = data.subspan(at, std::min(options_.chunk_size, data.size() - at));
-    // A blob of one chunk is hashed once: the chunk's hash is the blob's.
     const ChunkRef ref{chunk.size() == data.size() ? manifest.hash : hash128(chunk), chunk.size()};
-    submit_lent_chunk(chunk, ref, loan);
+    submit(chunk, ref);
     manifest.chunks.push_back(ref);
   }
   const BlobRef ref{manifest.hash, manifest.size};
   finish_blob(std::move(manifest));
   return ref;
+}
+
+BlobRef TraceWriter::put_blob(std::span<const std::byte> data) {
+  return store_blob(data, [this](std::span<const std::byte> chunk, const ChunkRef& ref) {
+    std::vector<std::byte> copy = pipeline_.take_buffer();
+    copy.assign(chunk.begin(), chunk.end());
+    submit_chunk(std::move(copy), ref);
+  });
+}
+
+BlobRef TraceWriter::lend_blob(std::span<const std::byte> data, std::function<void()> release) {
+  const auto loan = std::make_shared<LentBytes>(std::move(release));
+  return store_blob(data, [&](std::span<const std::byte> chunk, const ChunkRef& ref) {
+    submit_lent_chunk(chunk, ref, loan);
+  });
 }
 
 void TraceWriter::wait_for_loans() {

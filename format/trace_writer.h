@@ -90,6 +90,8 @@ class TraceWriter {
 
  private:
   friend class BlobBuilder;
+  template <typename Submit>
+  BlobRef store_blob(std::span<const std::byte> data, Submit submit);
   void submit_chunk(std::vector<std::byte> chunk, const ChunkRef& ref);
   void submit_lent_chunk(std::span<const std::byte> chunk, const ChunkRef& ref,
                          const std::shared_ptr<LentBytes>& loan);

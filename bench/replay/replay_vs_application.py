@@ -148,10 +148,11 @@ def bench_long_kernels(tools, work, repeat):
                 launch_counts[name] = len(ks)
                 if mode == "all":
                     durations = [k["original_us"] for k in ks]
-                    original.setdefault(name, []).append(statistics.median(durations))
+                    middle = statistics.median(durations)
+                    original.setdefault(name, []).append(middle)
                     lows, highs = spread.setdefault(name, ([], []))
-                    lows.append(min(durations) / statistics.median(durations))
-                    highs.append(max(durations) / statistics.median(durations))
+                    lows.append(min(durations) / middle)
+                    highs.append(max(durations) / middle)
                 replayed[mode].setdefault(name, []).append(
                     statistics.median(k["duration_us"]["median"] for k in ks))
         trace.unlink()

@@ -52,8 +52,7 @@ std::vector<std::byte> SnapshotPipeline::buffer(std::size_t size) {
       // gave every snapshot a fresh buffer (64 MiB of page faults on the
       // program's thread) while the one coming back found no room to be
       // kept in and was freed.
-      space_ready_.wait(
-          lock, [&] { return bytes_in_flight_ == 0 || bytes_in_flight_ + size <= memory_bound_; });
+      space_ready_.wait(lock, [&] { return has_room_locked(size); });
       best = best_fit();
     }
     if (best != free_buffers_.end()) {
@@ -64,6 +63,11 @@ std::vector<std::byte> SnapshotPipeline::buffer(std::size_t size) {
   }
   out.resize(size);
   return out;
+}
+
+bool SnapshotPipeline::has_room_locked(std::uint64_t size) const {
+  // A snapshot larger than the bound still goes through, alone.
+  return bytes_in_flight_ == 0 || bytes_in_flight_ + size <= memory_bound_;
 }
 
 void SnapshotPipeline::recycle_locked(std::vector<std::byte> bytes) {
@@ -93,8 +97,7 @@ SnapshotPipeline::BlobSlot SnapshotPipeline::snapshot(std::vector<std::byte> byt
   auto slot = std::make_shared<trace::BlobRef>();
   const std::uint64_t size = bytes.size();
   std::unique_lock lock(mutex_);
-  space_ready_.wait(
-      lock, [&] { return bytes_in_flight_ == 0 || bytes_in_flight_ + size <= memory_bound_; });
+  space_ready_.wait(lock, [&] { return has_room_locked(size); });
   bytes_in_flight_ += size;
   bytes_captured_ += size;
   ++items_in_flight_;

@@ -58,6 +58,9 @@ class SnapshotPipeline {
   };
   void run_worker();
   void show_progress(std::uint64_t left);
+  // Whether a snapshot of `size` bytes may go in flight now. Called with
+  // mutex_ held.
+  bool has_room_locked(std::uint64_t size) const;
   // Keeps a written snapshot's buffer for reuse while snapshots in flight
   // plus kept buffers stay within the memory bound. Called with mutex_ held.
   void recycle_locked(std::vector<std::byte> bytes);
