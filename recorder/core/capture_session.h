@@ -5,6 +5,7 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +39,9 @@ class CaptureSession final : public AnnotationSink {
   trace::CaptureId new_id() { return next_id_.fetch_add(1, std::memory_order_relaxed); }
   std::vector<std::byte> snapshot_buffer(std::size_t size) { return pipeline_->buffer(size); }
   SnapshotPipeline::BlobSlot snapshot(std::vector<std::byte> bytes);
+  SnapshotPipeline::BlobSlot snapshot_copy(std::span<const std::byte> bytes) {
+    return pipeline_->snapshot_copy(bytes);
+  }
   SnapshotPipeline::BlobSlot snapshot(std::vector<std::byte> bytes, std::function<void()> arrived) {
     return pipeline_->snapshot(std::move(bytes), std::move(arrived));
   }

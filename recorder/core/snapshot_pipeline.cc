@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 
 #include "format/thread_name.h"
@@ -90,6 +91,12 @@ void SnapshotPipeline::recycle_locked(std::vector<std::byte> bytes) {
 
 SnapshotPipeline::BlobSlot SnapshotPipeline::snapshot(std::vector<std::byte> bytes) {
   return snapshot(std::move(bytes), {});
+}
+
+SnapshotPipeline::BlobSlot SnapshotPipeline::snapshot_copy(std::span<const std::byte> bytes) {
+  std::vector<std::byte> copy = buffer(bytes.size());
+  if (!bytes.empty()) std::memcpy(copy.data(), bytes.data(), bytes.size());
+  return snapshot(std::move(copy));
 }
 
 SnapshotPipeline::BlobSlot SnapshotPipeline::snapshot(std::vector<std::byte> bytes,

@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -35,6 +36,11 @@ class SnapshotPipeline {
   // in page faults than the device-to-host copy that fills it.
   std::vector<std::byte> buffer(std::size_t size);
   BlobSlot snapshot(std::vector<std::byte> bytes);
+  // The program's own bytes (a host write, an unmapped region), copied into
+  // a buffer from buffer(): the program may change them once its call
+  // returns, and a recycled buffer spares its thread the page faults of a
+  // fresh one.
+  BlobSlot snapshot_copy(std::span<const std::byte> bytes);
   // A snapshot whose bytes are still arriving (an asynchronous device read):
   // the worker calls `arrived` first, which waits for them or throws.
   BlobSlot snapshot(std::vector<std::byte> bytes, std::function<void()> arrived);

@@ -102,7 +102,7 @@ cl_int CL_API_CALL layer_clEnqueueWriteBuffer(cl_command_queue q, cl_mem b, cl_b
         const std::size_t index =
             r.add_command(c, q, nw, w, blocking != CL_FALSE,
                           trace::BufferWrite{r.buffer_id(b), off, size, {}, {}});
-        c.command_data.emplace_back(index, CaptureSession::get()->snapshot({bytes, bytes + size}));
+        c.command_data.emplace_back(index, CaptureSession::get()->snapshot_copy({bytes, size}));
         return index;
       },
       [&](cl_event* e) {
@@ -309,8 +309,8 @@ cl_int CL_API_CALL layer_clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, v
         const std::size_t index = r.add_command(c, q, nw, w, false, std::move(unmap));
         if (wrote) {
           const auto* bytes = static_cast<const std::byte*>(ptr);
-          c.command_data.emplace_back(
-              index, CaptureSession::get()->snapshot({bytes, bytes + mapping.size}));
+          c.command_data.emplace_back(index,
+                                      CaptureSession::get()->snapshot_copy({bytes, mapping.size}));
         }
         return index;
       },

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstring>
 #include <future>
+#include <vector>
 
 #include "format/trace_reader.h"
 #include "format/trace_writer.h"
@@ -58,6 +59,32 @@ TEST_CASE("snapshot buffers are recycled, and every snapshot keeps its own bytes
     REQUIRE(blob.size() == sizes[i]);
     CHECK(std::all_of(blob.begin(), blob.end(), [&](std::byte b) { return b == value; }));
   }
+}
+
+TEST_CASE("the program's own bytes are copied into a recycled buffer, not a fresh one each time") {
+  TempDir dir;
+  msprof::trace::TraceWriter writer(dir / "t.fb");
+  SnapshotPipeline pipeline(writer, 64 * kMiB, false);
+  std::vector<std::byte> host(8 * kMiB, std::byte{5});
+  const auto slot1 = pipeline.snapshot_copy(host);
+  pipeline.drain();
+  CHECK(pipeline.kept_bytes() == 8 * kMiB);
+  // The program changes its bytes after the call: the snapshot keeps them
+  // as they were.
+  std::fill(host.begin(), host.end(), std::byte{6});
+  const auto slot2 = pipeline.snapshot_copy(host);
+  pipeline.drain();
+  // A fresh buffer for the second copy would leave two kept.
+  CHECK(pipeline.kept_bytes() == 8 * kMiB);
+  writer.close();
+
+  msprof::trace::TraceReader reader(dir / "t.fb");
+  const auto first = reader.read_blob(*slot1);
+  const auto second = reader.read_blob(*slot2);
+  REQUIRE(first.size() == 8 * kMiB);
+  REQUIRE(second.size() == 8 * kMiB);
+  CHECK(std::all_of(first.begin(), first.end(), [](std::byte b) { return b == std::byte{5}; }));
+  CHECK(std::all_of(second.begin(), second.end(), [](std::byte b) { return b == std::byte{6}; }));
 }
 
 TEST_CASE("kept buffers and snapshots in flight stay within the memory bound") {
