@@ -72,6 +72,7 @@ bool SnapshotPipeline::has_room_locked(std::uint64_t size) const {
 }
 
 void SnapshotPipeline::recycle_locked(std::vector<std::byte> bytes) {
+  bytes_in_flight_ -= bytes.size();
   const std::uint64_t capacity = bytes.capacity();
   if (capacity == 0 || bytes_in_flight_ + capacity > memory_bound_) return;
   // Smaller kept buffers make room: a 225 KiB program binary kept at the
@@ -134,7 +135,6 @@ void SnapshotPipeline::drain() {
 void SnapshotPipeline::give_back(std::vector<std::byte> bytes) noexcept {
   try {
     std::lock_guard lock(mutex_);
-    bytes_in_flight_ -= bytes.size();
     recycle_locked(std::move(bytes));
   } catch (...) {
     // Not kept for reuse: the memory goes back to the system instead.
@@ -199,7 +199,6 @@ void SnapshotPipeline::run_worker() {
       left = bytes_in_flight_;
     }
     show_progress(left);
-    const std::uint64_t size = item.bytes.size();
     bool lent = false;
     try {
       if (item.slot) {
@@ -218,10 +217,7 @@ void SnapshotPipeline::run_worker() {
     }
     {
       std::lock_guard lock(mutex_);
-      if (!lent) {
-        bytes_in_flight_ -= size;
-        recycle_locked(std::move(item.bytes));
-      }
+      if (!lent) recycle_locked(std::move(item.bytes));
       --items_in_flight_;
       left = bytes_in_flight_;
     }

@@ -67,8 +67,9 @@ class SnapshotPipeline {
   // Whether a snapshot of `size` bytes may go in flight now. Called with
   // mutex_ held.
   bool has_room_locked(std::uint64_t size) const;
-  // Keeps a written snapshot's buffer for reuse while snapshots in flight
-  // plus kept buffers stay within the memory bound. Called with mutex_ held.
+  // A snapshot's buffer, done with: its bytes stop counting in flight, and
+  // it is kept for reuse while snapshots in flight plus kept buffers stay
+  // within the memory bound. Called with mutex_ held.
   void recycle_locked(std::vector<std::byte> bytes);
   // A snapshot's buffer, back from the writer that read it in place; on
   // the writer's threads.

@@ -72,12 +72,8 @@ void ClRecorder::snapshot_root(RangeCapture& capture, cl_command_queue queue, cl
                                  bytes.data(), num_wait, wait, ordered ? &read : nullptr);
   if (status != CL_SUCCESS) throw std::runtime_error(cl_error("snapshot of a buffer", status));
   capture.snapshotted.insert(info.id);
-  if (!ordered) {
-    capture.initial.emplace_back(info.id, session.snapshot(std::move(bytes)));
-    return;
-  }
   // The read must start without waiting for the program's next flush.
-  next().clFlush(queue);
+  if (ordered) next().clFlush(queue);
   capture.initial.emplace_back(info.id, snapshot_when_read(std::move(bytes), read));
 }
 
@@ -87,6 +83,7 @@ bool ClRecorder::in_order(cl_command_queue queue) const {
 
 SnapshotPipeline::BlobSlot ClRecorder::snapshot_when_read(std::vector<std::byte> bytes,
                                                           cl_event read) {
+  if (read == nullptr) return CaptureSession::get()->snapshot(std::move(bytes));
   const auto arrived = [read] {
     const cl_int done = next().clWaitForEvents(1, &read);
     next().clReleaseEvent(read);
@@ -244,9 +241,7 @@ void ClRecorder::finish_range(RangeCapture& capture, bool final_state) {
         capture.final.clear();
         break;
       }
-      capture.final.emplace_back(info.id, ordered
-                                              ? snapshot_when_read(std::move(bytes), read)
-                                              : CaptureSession::get()->snapshot(std::move(bytes)));
+      capture.final.emplace_back(info.id, snapshot_when_read(std::move(bytes), read));
     }
     if (ordered) next().clFlush(range_queues_.front());
   }
@@ -294,10 +289,10 @@ CaptureBackend::DeferredRecord ClRecorder::describe_program(cl_program program,
   record.build_options = info.build_options;
   record.kernel_names = info.kernel_names;
   SnapshotPipeline::BlobSlot il;
-  if (!info.il.empty()) il = session.snapshot(info.il);
+  if (!info.il.empty()) il = session.snapshot_copy(info.il);
   std::vector<std::pair<std::uint32_t, SnapshotPipeline::BlobSlot>> given, built;
   for (const auto& [device, bytes] : info.given_binaries) {
-    given.emplace_back(objects_.device_index(device), session.snapshot(bytes));
+    given.emplace_back(objects_.device_index(device), session.snapshot_copy(bytes));
   }
   cl_uint count = 0;
   if (next().clGetProgramInfo(program, CL_PROGRAM_NUM_DEVICES, sizeof count, &count, nullptr) ==

@@ -58,7 +58,8 @@ class ClRecorder final : public CaptureBackend {
   void snapshot_root(RangeCapture& capture, cl_command_queue queue, cl_mem root, cl_uint num_wait,
                      const cl_event* wait);
   // Hands `bytes`, which the asynchronous read `read` is filling, to the
-  // snapshot worker, which waits for the read and releases it.
+  // snapshot worker, which waits for the read and releases it; with no
+  // event (a blocking read) the bytes are there already.
   SnapshotPipeline::BlobSlot snapshot_when_read(std::vector<std::byte> bytes, cl_event read);
   bool in_order(cl_command_queue queue) const;
   void release_range_objects();

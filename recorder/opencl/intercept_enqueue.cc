@@ -1,5 +1,6 @@
 // Enqueues and host waits: passed straight through outside a captured range;
 // inside one, recorded as commands after snapshotting the buffers they touch.
+#include <cstring>
 #include <optional>
 #include <string>
 
@@ -110,19 +111,22 @@ cl_int CL_API_CALL layer_clEnqueueWriteBuffer(cl_command_queue q, cl_mem b, cl_b
       });
 }
 
-// Host bytes of a rectangular transfer, packed: the region's rows, in order.
+// Host bytes of a rectangular transfer, packed into a snapshot buffer (a
+// recycled one, as snapshot_copy takes): the region's rows, in order.
 std::vector<std::byte> pack_rect(const void* ptr, const size_t* host_origin, const size_t* region,
                                  size_t row_pitch, size_t slice_pitch) {
   if (row_pitch == 0) row_pitch = region[0];
   if (slice_pitch == 0) slice_pitch = row_pitch * region[1];
-  std::vector<std::byte> out;
-  out.reserve(region[0] * region[1] * region[2]);
+  std::vector<std::byte> out =
+      CaptureSession::get()->snapshot_buffer(region[0] * region[1] * region[2]);
   const auto* base = static_cast<const std::byte*>(ptr);
-  for (size_t z = 0; z < region[2]; ++z) {
+  std::byte* at = out.data();
+  for (size_t z = 0; z < region[2] && region[0] > 0; ++z) {
     for (size_t y = 0; y < region[1]; ++y) {
       const std::byte* row = base + (host_origin[2] + z) * slice_pitch +
                              (host_origin[1] + y) * row_pitch + host_origin[0];
-      out.insert(out.end(), row, row + region[0]);
+      std::memcpy(at, row, region[0]);
+      at += region[0];
     }
   }
   return out;
