@@ -23,6 +23,7 @@
 #include "format/trace_writer.h"
 #include "replayer/core/range_selection.h"
 #include "replayer/core/replay_session.h"
+#include "replayer/core/statistics.h"
 #include "replayer/core/trace_catalog.h"
 #include "replayer/opencl/opencl_device.h"
 #include "replayer/opencl/opencl_device_list.h"
@@ -159,11 +160,6 @@ void write_trace(const std::filesystem::path& path, const opencl::OpenClDeviceEn
   writer.close();
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
-
 double memcpy_us(std::uint64_t bytes) {
   std::vector<char> src(bytes, 1), dst(bytes, 0);
   std::vector<double> times;
@@ -244,12 +240,13 @@ int main(int argc, char** argv) {
     std::printf("kernels, medians over %d rounds of native runs and cache-cleared replays:\n",
                 kRounds);
     for (std::size_t i = 0; i < r.kernels.size(); ++i) {
-      const double native_k = median(native_us[i]);
-      const double ratio = median(ratios[i]);
+      const double native_k = replay::summarize(native_us[i]).median;
+      const double ratio = replay::summarize(ratios[i]).median;
       const bool long_kernel = native_k > 1000;
       const bool close = std::abs(ratio - 1) <= 0.15;
       std::printf("kernel %-6s native %.0f us, replayed median %.0f us, ratio %.2f (rounds:",
-                  r.kernels[i].name.c_str(), native_k, median(cleared_us[i]), ratio);
+                  r.kernels[i].name.c_str(), native_k, replay::summarize(cleared_us[i]).median,
+                  ratio);
       for (double x : ratios[i]) std::printf(" %.2f", x);
       std::printf(")%s; --cache-control none: %.0f us against the first native %.0f us\n",
                   long_kernel ? (close ? " within 15%: ok" : " within 15%: MISSED") : "",
