@@ -54,7 +54,30 @@ enum class Coding { AsIs, Planes, Raw };
 struct ChunkCoding {
   Coding coding = Coding::AsIs;
   PlaneCodings planes{};  // for Coding::Planes
+  // For Coding::Planes: shuffle into the output and code the planes there
+  // (encode_planes_in_place), because that copies fewer bytes.
+  bool in_place = false;
 };
+
+// Bytes each way of coding planes copies, judged on the sample's sizes: in
+// place, the compressed planes come back from scratch and a raw plane after
+// one that shrank moves down; from a separate shuffle, every raw plane is
+// copied into the output.
+bool in_place_copies_less(const PlaneCodings& codings, const std::array<std::size_t, 4>& sizes,
+                          std::size_t plane) {
+  std::size_t in_place = 0, separate = 0;
+  bool shrunk = false;
+  for (std::size_t i = 0; i < 4; ++i) {
+    if (codings[i] == PlaneCoding::Raw) {
+      separate += plane;
+      if (shrunk) in_place += plane;
+    } else {
+      in_place += sizes[i];
+      shrunk = true;
+    }
+  }
+  return in_place < separate;
+}
 
 // A sample compressed to more than 31/32 of itself: zstd would spend its
 // time there for almost nothing (the low bytes of float data), and storing
@@ -99,7 +122,7 @@ ChunkCoding choose_coding(ZstdCompressor& compressor, std::span<const std::byte>
   shuffle4(sample, shuffled_sample);
   const std::size_t plane = sample.size() / 4;
   ChunkCoding planes{Coding::Planes, {}};
-  std::size_t planes_size = 0;
+  std::array<std::size_t, 4> sizes{};
   for (std::size_t i = 0; i < 4; ++i) {
     const auto in = shuffled_sample.subspan(i * plane, plane);
     std::size_t by_level = compressor.compress_to(in, out);
@@ -109,19 +132,21 @@ ChunkCoding choose_coding(ZstdCompressor& compressor, std::span<const std::byte>
     // Literals codes 2x faster or more: it is worth up to 2% of size.
     if (by_level == plane && by_literals == plane) {
       planes.planes[i] = PlaneCoding::Raw;
-      planes_size += plane;
+      sizes[i] = plane;
     } else if (by_literals * 50 <= by_level * 51) {
       planes.planes[i] = PlaneCoding::ZstdLiterals;
-      planes_size += by_literals;
+      sizes[i] = by_literals;
     } else {
       planes.planes[i] = PlaneCoding::Zstd;
-      planes_size += by_level;
+      sizes[i] = by_level;
     }
   }
+  const std::size_t planes_size = sizes[0] + sizes[1] + sizes[2] + sizes[3];
   const bool all_raw = std::all_of(planes.planes.begin(), planes.planes.end(),
                                    [](PlaneCoding c) { return c == PlaneCoding::Raw; });
   if (all_raw && incompressible(as_is, sample.size())) return {Coding::Raw, {}};
   if (all_raw || (as_is != 0 && planes_size * 5 > as_is * 6)) return {};
+  planes.in_place = in_place_copies_less(planes.planes, sizes, plane);
   return planes;
 }
 
@@ -139,9 +164,16 @@ ChunkPipeline::Write ChunkPipeline::compress(ZstdCompressor& compressor, Job job
   std::size_t n = 0;
   const ChunkCoding coding = choose_coding(compressor, data, shuffled, out);
   if (coding.coding == Coding::Planes) {
-    const auto planes = std::span(shuffled).first(data.size());
-    shuffle4(data, planes);
-    n = encode_planes(compressor, planes, coding.planes, out);
+    if (coding.in_place) {
+      shuffle4(data, std::span(out).subspan(kPlaneTableSize, data.size()));
+      const std::size_t scratch = ZstdCompressor::bound(data.size() / 4);
+      if (shuffled.size() < scratch) shuffled.resize(scratch);
+      n = encode_planes_in_place(compressor, out, data.size(), coding.planes, shuffled);
+    } else {
+      const auto planes = std::span(shuffled).first(data.size());
+      shuffle4(data, planes);
+      n = encode_planes(compressor, planes, coding.planes, out);
+    }
     if (n < data.size()) {
       w.header.flags |= kFrameFlagShuffle4 | kFrameFlagPlanes;
     } else {

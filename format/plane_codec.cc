@@ -47,6 +47,32 @@ std::size_t encode_planes(ZstdCompressor& compressor, std::span<const std::byte>
   return at;
 }
 
+std::size_t encode_planes_in_place(ZstdCompressor& compressor, std::span<std::byte> out,
+                                   std::size_t raw_size, const PlaneCodings& codings,
+                                   std::span<std::byte> scratch) {
+  const std::size_t plane = raw_size / 4;
+  std::size_t at = kPlaneTableSize;
+  for (std::size_t i = 0; i < 4; ++i) {
+    // Every write below ends before plane i + 1 starts, so the planes not
+    // yet coded are intact.
+    std::byte* const source = out.data() + kPlaneTableSize + i * plane;
+    const ZstdStyle style =
+        codings[i] == PlaneCoding::ZstdLiterals ? ZstdStyle::Literals : ZstdStyle::Level;
+    std::size_t n = codings[i] == PlaneCoding::Raw
+                        ? 0
+                        : compressor.compress_to({source, plane}, scratch, style);
+    if (n == 0) {
+      if (out.data() + at != source) std::memmove(out.data() + at, source, plane);
+      n = plane;
+    } else {
+      std::memcpy(out.data() + at, scratch.data(), n);
+    }
+    put_u32(out.data() + 4 * i, static_cast<std::uint32_t>(n));
+    at += n;
+  }
+  return at;
+}
+
 std::vector<std::byte> decode_planes(ZstdDecompressor& decompressor,
                                      std::span<const std::byte> payload, std::uint64_t raw_size,
                                      std::uint64_t offset) {

@@ -36,6 +36,17 @@ std::size_t planes_bound(std::size_t raw_size);
 std::size_t encode_planes(ZstdCompressor& compressor, std::span<const std::byte> planes,
                           const PlaneCodings& codings, std::span<std::byte> out);
 
+// The same payload as encode_planes, coded where the planes already lie:
+// `out` holds the shuffled chunk of `raw_size` bytes right after room for
+// the table (at kPlaneTableSize). A raw plane stays where it is unless an
+// earlier plane shrank; a compressed one is coded into `scratch` (at least
+// ZstdCompressor::bound(raw_size / 4) bytes) and copied back. Float data
+// has raw low planes first, so their bytes are never copied: on random
+// float32 that is three quarters of every chunk.
+std::size_t encode_planes_in_place(ZstdCompressor& compressor, std::span<std::byte> out,
+                                   std::size_t raw_size, const PlaneCodings& codings,
+                                   std::span<std::byte> scratch);
+
 // The shuffled chunk of `raw_size` bytes that `payload` holds. Every plane's
 // size and zstd frame header is checked before anything is allocated, so a
 // damaged table costs no more memory than a sound chunk; CorruptError at
