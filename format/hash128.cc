@@ -1,10 +1,10 @@
 #include "format/hash128.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 
 #include <xxhash.h>
-
-#include "format/trace_error.h"
 
 namespace msprof::trace {
 
@@ -24,27 +24,30 @@ std::uint64_t hash64(std::span<const std::byte> data) {
   return XXH3_64bits(data.data(), data.size());
 }
 
-struct Hasher128::State {
-  XXH3_state_t* xxh = nullptr;
-  State() : xxh(XXH3_createState()) {
-    if (xxh == nullptr) throw TraceError("out of memory for a hash state");
-    XXH3_128bits_reset(xxh);
+Hash128 blob_key(std::span<const Hash128> chunk_keys) {
+  // An empty blob has no chunk: its key is that of no bytes.
+  if (chunk_keys.empty()) return hash128({});
+  if (chunk_keys.size() == 1) return chunk_keys.front();
+  // Any fixed seed other than 0 (what chunk keys use) keeps the two apart.
+  constexpr XXH64_hash_t kBlobKeySeed = 0x626c6f622d6b6579;  // "blob-key"
+  std::vector<unsigned char> bytes;
+  bytes.reserve(chunk_keys.size() * 16);
+  for (const Hash128& key : chunk_keys) {
+    for (const std::uint64_t half : {key.lo, key.hi}) {
+      for (int i = 0; i < 8; ++i) bytes.push_back(static_cast<unsigned char>(half >> (8 * i)));
+    }
   }
-  ~State() { XXH3_freeState(xxh); }
-};
-
-Hasher128::Hasher128() : state_(std::make_unique<State>()) {}
-Hasher128::~Hasher128() = default;
-Hasher128::Hasher128(Hasher128&&) noexcept = default;
-Hasher128& Hasher128::operator=(Hasher128&&) noexcept = default;
-
-void Hasher128::update(std::span<const std::byte> data) {
-  XXH3_128bits_update(state_->xxh, data.data(), data.size());
+  const XXH128_hash_t h = XXH3_128bits_withSeed(bytes.data(), bytes.size(), kBlobKeySeed);
+  return {h.low64, h.high64};
 }
 
-Hash128 Hasher128::digest() const {
-  const XXH128_hash_t h = XXH3_128bits_digest(state_->xxh);
-  return {h.low64, h.high64};
+Hash128 blob_key_of_content(std::span<const std::byte> data, std::uint64_t chunk_size) {
+  std::vector<Hash128> keys;
+  for (std::size_t at = 0; at < data.size(); at += chunk_size) {
+    keys.push_back(
+        hash128(data.subspan(at, std::min<std::uint64_t>(chunk_size, data.size() - at))));
+  }
+  return blob_key(keys);
 }
 
 }  // namespace msprof::trace

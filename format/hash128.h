@@ -3,7 +3,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <memory>
 #include <span>
 #include <string>
 
@@ -23,21 +22,16 @@ Hash128 hash128(std::span<const std::byte> data);
 // Checksums of frame headers and payloads, where 64 bits are plenty.
 std::uint64_t hash64(std::span<const std::byte> data);
 
-// Streaming XXH3-128, for blobs that arrive in pieces.
-class Hasher128 {
- public:
-  Hasher128();
-  ~Hasher128();
-  Hasher128(Hasher128&&) noexcept;
-  Hasher128& operator=(Hasher128&&) noexcept;
-
-  void update(std::span<const std::byte> data);
-  Hash128 digest() const;
-
- private:
-  struct State;
-  std::unique_ptr<State> state_;
-};
+// A blob's key, from the keys of its chunks in order: a blob of one chunk
+// is known by that chunk's key (an empty one by the key of no bytes), a longer one by the XXH3-128
+// of its chunk keys (16 little-endian bytes each), seeded so that no chunk's bytes can stand for a
+// list of keys. So the bytes of a blob are hashed once, chunk by chunk, where hashing the whole as
+// well cost the writer's caller a second pass. Equal content has equal keys at equal chunk sizes:
+// within a trace, and between traces written with the same chunk size.
+Hash128 blob_key(std::span<const Hash128> chunk_keys);
+// The key a writer cutting chunks of `chunk_size` bytes gives a blob of
+// `data` (what a test or a tool expects before anything is written).
+Hash128 blob_key_of_content(std::span<const std::byte> data, std::uint64_t chunk_size);
 
 struct Hash128Hasher {
   std::size_t operator()(const Hash128& h) const noexcept {

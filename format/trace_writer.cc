@@ -12,6 +12,13 @@ namespace {
 // Records this small are stored raw: zstd would not pay for its frame.
 constexpr std::size_t kMinCompressedRecord = 256;
 
+Hash128 key_of(const BlobManifest& manifest) {
+  std::vector<Hash128> keys;
+  keys.reserve(manifest.chunks.size());
+  for (const ChunkRef& chunk : manifest.chunks) keys.push_back(chunk.hash);
+  return blob_key(keys);
+}
+
 }  // namespace
 
 BlobBuilder::BlobBuilder(TraceWriter& writer) : writer_(&writer) {
@@ -19,7 +26,6 @@ BlobBuilder::BlobBuilder(TraceWriter& writer) : writer_(&writer) {
 }
 
 void BlobBuilder::append(std::span<const std::byte> data) {
-  hasher_.update(data);
   manifest_.size += data.size();
   const std::size_t chunk_size = writer_->options_.chunk_size;
   while (!data.empty()) {
@@ -41,7 +47,12 @@ void BlobBuilder::flush_chunk() {
 
 BlobRef BlobBuilder::finish() {
   if (!chunk_.empty()) flush_chunk();
-  manifest_.hash = hasher_.digest();
+  return finish_as(key_of(manifest_));
+}
+
+BlobRef BlobBuilder::finish_as(const Hash128& key) {
+  if (!chunk_.empty()) flush_chunk();
+  manifest_.hash = key;
   const BlobRef ref{manifest_.hash, manifest_.size};
   writer_->finish_blob(std::move(manifest_));
   manifest_ = {};
@@ -107,20 +118,20 @@ void TraceWriter::finish_blob(BlobManifest manifest) {
   pending_manifests_.push_back(std::move(manifest));
 }
 
-// The blob's manifest, chunk by chunk; `submit` hands each chunk over. A
-// blob of one chunk is hashed once: the chunk's hash is the blob's.
+// The blob's manifest, chunk by chunk; `submit` hands each chunk over.
+// Every byte is hashed once, as part of its chunk (blob_key).
 template <typename Submit>
 BlobRef TraceWriter::store_blob(std::span<const std::byte> data, Submit submit) {
   BlobManifest manifest;
   manifest.chunk_size = options_.chunk_size;
   manifest.size = data.size();
-  manifest.hash = hash128(data);
   for (std::size_t at = 0; at < data.size(); at += options_.chunk_size) {
     const auto chunk = data.subspan(at, std::min(options_.chunk_size, data.size() - at));
-    const ChunkRef ref{chunk.size() == data.size() ? manifest.hash : hash128(chunk), chunk.size()};
+    const ChunkRef ref{hash128(chunk), chunk.size()};
     submit(chunk, ref);
     manifest.chunks.push_back(ref);
   }
+  manifest.hash = key_of(manifest);
   const BlobRef ref{manifest.hash, manifest.size};
   finish_blob(std::move(manifest));
   return ref;

@@ -25,7 +25,12 @@ class TraceWriter;
 class BlobBuilder {
  public:
   void append(std::span<const std::byte> data);
+  // The blob under its key (blob_key of its chunks).
   BlobRef finish();
+  // The blob under a key the caller names it by: a copy of a blob from
+  // another trace keeps the key that trace's records use, whichever way
+  // that trace made it (msprof-analyze verify --repair).
+  BlobRef finish_as(const Hash128& key);
 
  private:
   friend class TraceWriter;
@@ -33,7 +38,6 @@ class BlobBuilder {
   void flush_chunk();
 
   TraceWriter* writer_;
-  Hasher128 hasher_;
   std::vector<std::byte> chunk_;
   BlobManifest manifest_;
 };

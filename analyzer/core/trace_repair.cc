@@ -84,7 +84,8 @@ RepairReport repair_trace(const TraceReader& reader, const std::filesystem::path
       // leaves only unreferenced chunks behind, which readers ignore.
       BlobBuilder builder = writer.begin_blob();
       reader.stream_blob(ref, [&](std::span<const std::byte> piece) { builder.append(piece); });
-      builder.finish();
+      // The records copied below name the blob by this key.
+      builder.finish_as(m.hash);
       good_blobs.insert(m.hash);
       ++report.blobs;
     } catch (const TraceError& err) {

@@ -161,3 +161,34 @@ TEST_CASE("--repair refuses to overwrite its input and needs -o") {
   const auto no_out = test::run_analyze({"verify", (dir / "example.fb").string(), "--repair"});
   CHECK(no_out.status == 2);
 }
+
+TEST_CASE("--repair keeps the key a blob was written under, whichever way it was made") {
+  // Traces written before blob keys were made from chunk keys name a blob
+  // of several chunks by the XXH3-128 of its whole content.
+  TempDir dir;
+  const auto example = test::make_example_records();
+  std::vector<std::byte> data(5000);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::byte>(i * 7 + i / 300);
+  const trace::BlobRef old_key{trace::hash128(data), data.size()};
+  REQUIRE(old_key.hash != trace::blob_key_of_content(data, 1024));
+  trace::Range range;
+  range.name = "old";
+  range.initial_state = {{1, old_key}};
+  {
+    trace::TraceWriter::Options options;
+    options.chunk_size = 1024;
+    trace::TraceWriter writer(dir / "old.fb", options);
+    writer.write(example.records.front());
+    auto builder = writer.begin_blob();
+    builder.append(data);
+    CHECK(builder.finish_as(old_key.hash) == old_key);
+    writer.write(range);
+    writer.close();
+  }
+  const auto report = analyze::repair_trace(trace::TraceReader(dir / "old.fb"), dir / "fixed.fb");
+  CHECK(report.dropped.empty());
+  const trace::TraceReader fixed(dir / "fixed.fb");
+  REQUIRE(fixed.read_all<trace::Range>().size() == 1);
+  CHECK(fixed.read_all<trace::Range>()[0] == range);
+  CHECK(fixed.read_blob(old_key) == data);
+}

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "format/hash128.h"
 #include "format/trace_reader.h"
 #include "format/trace_writer.h"
 #include "tests/format/sample_trace.h"
@@ -121,4 +122,47 @@ TEST_CASE("a 5 GiB all-zero blob is stored as one chunk and read back (64-bit si
   });
   CHECK(all_zero);
   CHECK(seen == kSize);
+}
+
+TEST_CASE("a blob's key comes from its chunks' keys, however the blob is written") {
+  TempDir dir;
+  const auto data = msprof::test::pattern_bytes(10000, 9);  // chunks of 4096, 4096, 1808
+  const auto single = msprof::test::pattern_bytes(3000, 10);
+  TraceWriter::Options options;
+  options.chunk_size = 4096;
+  TraceWriter writer(dir / "t.fb", options);
+  const BlobRef put = writer.put_blob(data);
+  const BlobRef lent = writer.lend_blob(data, [] {});
+  auto builder = writer.begin_blob();
+  for (std::size_t at = 0; at < data.size(); at += 999) {
+    builder.append(std::span(data).subspan(at, std::min<std::size_t>(999, data.size() - at)));
+  }
+  const BlobRef built = builder.finish();
+  CHECK(lent == put);
+  CHECK(built == put);
+  const std::span<const std::byte> bytes(data);
+  const std::vector<Hash128> chunk_keys{
+      hash128(bytes.first(4096)), hash128(bytes.subspan(4096, 4096)), hash128(bytes.subspan(8192))};
+  CHECK(put.hash == blob_key(chunk_keys));
+  CHECK(put.hash == blob_key_of_content(data, 4096));
+  CHECK(put.hash != hash128(data));
+  // A blob of one chunk is known by that chunk's key; an empty one by the
+  // key of no bytes.
+  CHECK(writer.put_blob(single).hash == hash128(single));
+  CHECK(writer.put_blob({}).hash == hash128({}));
+
+  // Bytes that spell out the chunk keys are a blob of their own, not the
+  // blob those keys make.
+  std::vector<std::byte> spelled;
+  for (const Hash128& key : chunk_keys) {
+    for (const std::uint64_t half : {key.lo, key.hi}) {
+      for (int i = 0; i < 8; ++i) spelled.push_back(static_cast<std::byte>(half >> (8 * i)));
+    }
+  }
+  const BlobRef spelled_ref = writer.put_blob(spelled);
+  CHECK(spelled_ref.hash != put.hash);
+  writer.close();
+  const TraceReader reader(dir / "t.fb");
+  CHECK(reader.read_blob(put) == data);
+  CHECK(reader.read_blob(spelled_ref) == spelled);
 }

@@ -33,7 +33,7 @@ void spit(const std::filesystem::path& path, const std::vector<char>& bytes) {
 struct Pristine {
   std::map<std::uint64_t, Record> records;
   std::map<std::uint64_t, std::uint64_t> frame_end;
-  std::vector<std::vector<std::byte>> blobs;
+  msprof::test::SampleTrace sample;
 };
 
 Pristine read_pristine(const std::filesystem::path& path, const msprof::test::SampleTrace& sample) {
@@ -41,7 +41,7 @@ Pristine read_pristine(const std::filesystem::path& path, const msprof::test::Sa
   Pristine p;
   for (const auto& e : reader.records()) p.records.emplace(e.offset, reader.read_record(e));
   for (const auto& e : reader.frames()) p.frame_end.emplace(e.offset, e.offset + e.frame_size);
-  p.blobs = sample.blobs;
+  p.sample = sample;
   return p;
 }
 
@@ -61,8 +61,8 @@ std::size_t check_damaged(const std::filesystem::path& path, const Pristine& pri
       } catch (const TraceError&) {
       }
     }
-    for (const auto& blob : pristine.blobs) {
-      const BlobRef ref{hash128(blob), blob.size()};
+    for (const auto& blob : pristine.sample.blobs) {
+      const BlobRef ref = pristine.sample.ref(blob);
       try {
         const auto got = reader.read_blob(ref);
         CHECK(got == blob);
@@ -243,8 +243,7 @@ TEST_CASE("sealing a trace cut short keeps every whole frame and makes it comple
   CHECK(reader.records().size() == pristine.records.size());
   for (const auto& e : reader.records())
     CHECK(reader.read_record(e) == pristine.records.at(e.offset));
-  for (const auto& blob : sample.blobs)
-    CHECK(reader.read_blob({hash128(blob), blob.size()}) == blob);
+  for (const auto& blob : sample.blobs) CHECK(reader.read_blob(sample.ref(blob)) == blob);
   CHECK(seal_trace(dir / "cut.fb").was_complete);
 }
 

@@ -26,7 +26,7 @@ TEST_CASE("every record kind and every command kind survives a round trip") {
   CHECK(std::holds_alternative<HostWait>(ranges[0].commands.back().body));
   CHECK(reader.info() == std::get<TraceInfo>(sample.records[0]));
   for (const auto& blob : sample.blobs) {
-    const BlobRef ref{hash128(blob), blob.size()};
+    const BlobRef ref = sample.ref(blob);
     REQUIRE(reader.has_blob(ref));
     CHECK(reader.read_blob(ref) == blob);
   }

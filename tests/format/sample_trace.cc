@@ -17,20 +17,17 @@ std::vector<std::byte> pattern_bytes(std::size_t size, unsigned seed) {
   return out;
 }
 
-namespace {
-
-BlobRef ref_of(const std::vector<std::byte>& bytes) {
-  return {hash128(bytes), bytes.size()};
+BlobRef SampleTrace::ref(const std::vector<std::byte>& blob) const {
+  return {blob_key_of_content(blob, chunk_size), blob.size()};
 }
 
-}  // namespace
-
-SampleTrace make_sample_records() {
+SampleTrace make_sample_records(std::size_t chunk_size) {
   SampleTrace s;
+  s.chunk_size = chunk_size;
   s.blobs = {pattern_bytes(3000, 1), pattern_bytes(5000, 2), pattern_bytes(700, 3),
              std::vector<std::byte>(4096, std::byte{0})};
-  const BlobRef a = ref_of(s.blobs[0]), b = ref_of(s.blobs[1]), c = ref_of(s.blobs[2]),
-                zeros = ref_of(s.blobs[3]);
+  const BlobRef a = s.ref(s.blobs[0]), b = s.ref(s.blobs[1]), c = s.ref(s.blobs[2]),
+                zeros = s.ref(s.blobs[3]);
 
   TraceInfo info;
   info.schema_version = kSchemaVersion;
@@ -141,7 +138,7 @@ SampleTrace make_sample_records() {
 }
 
 SampleTrace write_sample_trace(const std::filesystem::path& path, std::size_t chunk_size) {
-  SampleTrace s = make_sample_records();
+  SampleTrace s = make_sample_records(chunk_size);
   TraceWriter::Options options;
   options.chunk_size = chunk_size;
   options.workers = 1;

@@ -13,9 +13,11 @@ namespace msprof::test {
 struct SampleTrace {
   std::vector<trace::Record> records;
   std::vector<std::vector<std::byte>> blobs;
+  std::size_t chunk_size = 0;  // a blob's key depends on it
+  trace::BlobRef ref(const std::vector<std::byte>& blob) const;
 };
 
-SampleTrace make_sample_records();
+SampleTrace make_sample_records(std::size_t chunk_size);
 // Writes the sample (blobs first, as the recorder does) and returns it.
 SampleTrace write_sample_trace(const std::filesystem::path& path, std::size_t chunk_size = 1024);
 

@@ -54,7 +54,7 @@ void check_holds_sample(const fs::path& path, const msprof::test::SampleTrace& s
   for (const auto& entry : reader.records()) records.push_back(reader.read_record(entry));
   require(records == sample.records, path, "records differ from the sample");
   for (const auto& blob : sample.blobs) {
-    const BlobRef ref{hash128(blob), blob.size()};
+    const BlobRef ref = sample.ref(blob);
     require(reader.read_blob(ref) == blob, path, "a blob differs from the sample");
   }
 }
@@ -149,8 +149,8 @@ void make_corpus(const fs::path& out) {
   const auto s = msprof::test::write_sample_trace(sample);
   check_holds_sample(sample, s, false);
   const fs::path big_chunks = out / "valid-sample-chunk4k.trace";
-  msprof::test::write_sample_trace(big_chunks, 4096);
-  check_holds_sample(big_chunks, s, false);
+  const auto big = msprof::test::write_sample_trace(big_chunks, 4096);
+  check_holds_sample(big_chunks, big, false);
 
   const fs::path info_only = out / "valid-info-only.trace";
   write_info_only(info_only);
