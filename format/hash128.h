@@ -23,11 +23,13 @@ Hash128 hash128(std::span<const std::byte> data);
 std::uint64_t hash64(std::span<const std::byte> data);
 
 // A blob's key, from the keys of its chunks in order: a blob of one chunk
-// is known by that chunk's key (an empty one by the key of no bytes), a longer one by the XXH3-128
-// of its chunk keys (16 little-endian bytes each), seeded so that no chunk's bytes can stand for a
-// list of keys. So the bytes of a blob are hashed once, chunk by chunk, where hashing the whole as
-// well cost the writer's caller a second pass. Equal content has equal keys at equal chunk sizes:
-// within a trace, and between traces written with the same chunk size.
+// is known by that chunk's key (an empty one by the key of no bytes), a
+// longer one by the XXH3-128 of its chunk keys (16 little-endian bytes
+// each), seeded so that no chunk's bytes can stand for a list of keys. So
+// the bytes of a blob are hashed once, chunk by chunk, where hashing the
+// whole as well cost the writer's caller a second pass. Equal content has
+// equal keys at equal chunk sizes: within a trace, and between traces
+// written with the same chunk size.
 Hash128 blob_key(std::span<const Hash128> chunk_keys);
 // The key a writer cutting chunks of `chunk_size` bytes gives a blob of
 // `data` (what a test or a tool expects before anything is written).
