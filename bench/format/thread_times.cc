@@ -21,6 +21,22 @@ ThreadTimes calling_thread_times() {
   return read_schedstat("/proc/self/task/" + std::to_string(::gettid()));
 }
 
+std::map<std::string, ThreadTimes> other_threads_by_name() {
+  const std::string self = std::to_string(::gettid());
+  std::map<std::string, ThreadTimes> by_name;
+  std::error_code ec;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", ec)) {
+    if (task.path().filename() == self) continue;
+    std::string name;
+    std::getline(std::ifstream(task.path() / "comm"), name);
+    const ThreadTimes t = read_schedstat(task.path());
+    ThreadTimes& sum = by_name[name];
+    sum.cpu_s += t.cpu_s;
+    sum.wait_s += t.wait_s;
+  }
+  return by_name;
+}
+
 ThreadTimes other_threads_times() {
   const std::string self = std::to_string(::gettid());
   ThreadTimes sum;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <map>
 #include <string>
 
 namespace msprof::bench {
@@ -15,5 +16,8 @@ struct ThreadTimes {
 ThreadTimes calling_thread_times();
 // Every thread of the process but the calling one: the writer's workers.
 ThreadTimes other_threads_times();
+// The same, summed by thread name (/proc/self/task/*/comm): which of the
+// writer's threads (msprof-zstd, msprof-write, msprof-io) spent the time.
+std::map<std::string, ThreadTimes> other_threads_by_name();
 
 }  // namespace msprof::bench

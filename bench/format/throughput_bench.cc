@@ -45,6 +45,7 @@ class RunMeter {
     caller0_ = calling_thread_times();
     faults0_ = thread_minor_faults();
     others0_ = other_threads_times();
+    by_name0_ = other_threads_by_name();
     cpu0_ = process_cpu_seconds();
     t0_ = wall_seconds();
   }
@@ -62,12 +63,19 @@ class RunMeter {
     p.worker_cpu_s = others.cpu_s - others0_.cpu_s;
     p.wait_s = caller.wait_s - caller0_.wait_s + others.wait_s - others0_.wait_s;
     p.cores_busy = (process_cpu_seconds() - cpu0_) / wall;
+    p.thread_cpu_s.clear();
+    for (const auto& [name, t] : other_threads_by_name()) {
+      const auto before = by_name0_.find(name);
+      const double before_s = before == by_name0_.end() ? 0.0 : before->second.cpu_s;
+      p.thread_cpu_s[name] = t.cpu_s - before_s;
+    }
   }
   double elapsed() const { return wall_seconds() - t0_; }
 
  private:
   ThroughputRow& row_;
   ThreadTimes caller0_, others0_;
+  std::map<std::string, ThreadTimes> by_name0_;
   long faults0_ = 0;
   double cpu0_ = 0, t0_ = 0;
 };

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <span>
 #include <string>
 #include <utility>
@@ -23,10 +24,11 @@ struct ThroughputConfig {
 struct RunProfile {
   double caller_wall_s = 0;  // writers: in put_blob or lend_blob; the rest is close()
   double caller_cpu_s = 0;
-  long caller_page_faults = 0;  // minor faults of the calling thread
-  double worker_cpu_s = 0;      // writers' worker threads
-  double wait_s = 0;            // all threads: runnable but waiting for a CPU
-  double cores_busy = 0;        // process CPU / wall
+  long caller_page_faults = 0;                 // minor faults of the calling thread
+  double worker_cpu_s = 0;                     // writers' worker threads
+  double wait_s = 0;                           // all threads: runnable but waiting for a CPU
+  double cores_busy = 0;                       // process CPU / wall
+  std::map<std::string, double> thread_cpu_s;  // helper threads' CPU by thread name
 };
 
 struct ThroughputRow {
