@@ -1,6 +1,7 @@
 """Recorder overhead, measured side by side in one run.
 
     python3 bench/record/record_bench.py [--msprof-record PATH] [--runs 3] [--small-runs 15]
+                                         [--also "OPTIONS"]...
 
 For 64 MiB and 1 MiB buffers (8 ranges of 6 kernels), then 16 MiB buffers
 whose ranges also write one buffer from the host (no target: what copying
@@ -11,12 +12,17 @@ program each, their ratio, the ratio of the medians, the ratio of the time
 the program measures around its ranges alone ("work_s"), captured bytes per
 second of added time, and trace size / captured bytes; then every round's
 pair of times and the median of the paired ratios (each recorded run against
-the plain run just before it), the wall-time figure least moved by the
+the plain run of its round), the wall-time figure least moved by the
 machine's drift, against the target (1.3 for 64 MiB, 1.1 for 1 MiB); and the
 CPU seconds (user + system) recording adds.
 Then the cost of ranges that are never captured again: the same work with
 every range executed 20 times, with and without mstx annotations, recorded
 against plain.
+
+--also "--memory-bound 256M" (repeatable) adds a recorded run with those
+msprof-record options to every round, right after the default one, and a
+row for it to every table: a recorder setting judged against the default
+in the same rounds, not in another hour of a drifting machine.
 """
 import argparse
 import os
@@ -51,12 +57,46 @@ def best(n, fn):
     return min(results, key=lambda r: r[0])
 
 
+def median(xs):
+    return sorted(xs)[len(xs) // 2]
+
+
+def add_case(name, plains, recs, trace, target, rows, pairs):
+    """One table row and one round-by-round entry: the recorded runs `recs`
+    (their last trace at `trace`) against the plain runs of the same rounds."""
+    plain = min(plains, key=lambda r: r[0])
+    rec = min(recs, key=lambda r: r[0])
+    m = re.search(r"([\d.]+) (B|KiB|MiB|GiB) snapshotted", rec[2])
+    scale = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
+    captured = float(m.group(1)) * scale[m.group(2)] if m else float("nan")
+    size = os.path.getsize(trace)
+    added = rec[0] - plain[0]
+    assert plain[1].split()[-1] == rec[1].split()[-1], "recorded run computed something else"
+    work = lambda r: float(r[1].split()[1])  # noqa: E731
+    # Each recorded run against the plain run of its round: the machine's
+    # speed drifts (other programs), and a pair shares most of the drift.
+    paired = sorted(r[0] / p[0] for p, r in zip(plains, recs))
+    # CPU seconds added: what the recorder costs the machine, which the
+    # wall-time drift of a shared host moves much less.
+    cpu_added = median([r[3] for r in recs]) - median([p[3] for p in plains])
+    cpu_ratio = median([r[3] for r in recs]) / median([p[3] for p in plains])
+    pairs.append((name, [p[0] for p in plains], [r[0] for r in recs], paired, cpu_added, cpu_ratio,
+                  target))
+    rows.append((f"{name} x 3 buffers x 8 ranges", plain[0], rec[0], rec[0] / plain[0],
+                 median([r[0] for r in recs]) / median([r[0] for r in plains]),
+                 min(work(r) for r in recs) / min(work(r) for r in plains),
+                 captured / added / (1 << 20) if added > 0 else float("inf"), size / captured))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--msprof-record", default=shutil.which("msprof-record") or "msprof-record")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--small-runs", type=int, default=15)
+    ap.add_argument("--also", action="append", default=[], metavar="OPTIONS",
+                    help="msprof-record options for an extra recorded run in every round")
     args = ap.parse_args()
+    configs = [("", [])] + [(f" [{a}]", a.split()) for a in args.also]
     workload = os.path.join(HERE, "workload.py")
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "recorder", "python"))
     tmp = tempfile.mkdtemp(prefix="record-bench-")
@@ -69,40 +109,27 @@ def main():
              ("16 MiB, host writes", 16, ["--host-writes"], args.runs, None)]
     for name, mib, options, rounds, target in cases:
         wl = ["python3", workload, "--mib", str(mib), "--ranges", "8"] + options
-        rec_cmd = [args.msprof_record, "-f", "-o", trace, "--"] + wl
         # Interleaved rounds: a burst of other work on the machine slows one
-        # round of both, not every run of one of them.
-        plains, recs = [], []
-        for _ in range(rounds):
-            plains.append(run(wl, env))
-            recs.append(run(rec_cmd))
-        plain = min(plains, key=lambda r: r[0])
-        rec = min(recs, key=lambda r: r[0])
-        m = re.search(r"([\d.]+) (B|KiB|MiB|GiB) snapshotted", rec[2])
-        scale = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
-        captured = float(m.group(1)) * scale[m.group(2)] if m else float("nan")
-        size = os.path.getsize(trace)
-        added = rec[0] - plain[0]
-        assert plain[1].split()[-1] == rec[1].split()[-1], "recorded run computed something else"
-        work = lambda r: float(r[1].split()[1])  # noqa: E731
-        med = lambda xs: sorted(xs)[len(xs) // 2]  # noqa: E731
-        # Each recorded run against the plain run just before it: the machine's
-        # speed drifts (other programs), and a pair shares most of the drift.
-        paired = sorted(r[0] / p[0] for p, r in zip(plains, recs))
-        # CPU seconds added: what the recorder costs the machine, which the
-        # wall-time drift of a shared host moves much less.
-        cpu_added = med([r[3] for r in recs]) - med([p[3] for p in plains])
-        cpu_ratio = med([r[3] for r in recs]) / med([p[3] for p in plains])
-        pairs.append((name, [p[0] for p in plains], [r[0] for r in recs], paired,
-                      cpu_added, cpu_ratio, target))
-        rows.append((f"{name} x 3 buffers x 8 ranges", plain[0], rec[0], rec[0] / plain[0],
-                     med([r[0] for r in recs]) / med([r[0] for r in plains]),
-                     min(work(r) for r in recs) / min(work(r) for r in plains),
-                     captured / added / (1 << 20) if added > 0 else float("inf"), size / captured))
-    print(f"{'case':44} {'plain s':>8} {'recorded s':>11} {'ratio':>6} {'median ratio':>13} "
+        # round of every run, not every run of one of them. The order turns
+        # each round: on a VM a run starts faster right after one that had
+        # the host back much memory (the guest reuses those pages), which
+        # would otherwise always favour the same run.
+        plains, recs = [], [[] for _ in configs]
+        for k in range(rounds):
+            slots = list(range(-1, len(configs)))
+            for i in slots[k % len(slots):] + slots[:k % len(slots)]:
+                if i < 0:
+                    plains.append(run(wl, env))
+                    continue
+                out = os.path.join(tmp, f"bench{i}.fb")
+                recs[i].append(run([args.msprof_record, "-f", "-o", out] + configs[i][1] + ["--"] + wl))
+        for i, (label, _) in enumerate(configs):
+            out = os.path.join(tmp, f"bench{i}.fb")
+            add_case(f"{name}{label}", plains, recs[i], out, target, rows, pairs)
+    print(f"{'case':62} {'plain s':>8} {'recorded s':>11} {'ratio':>6} {'median ratio':>13} "
           f"{'ranges-only ratio':>18} {'captured MiB/s added':>21} {'trace/captured':>15}")
     for r in rows:
-        print(f"{r[0]:44} {r[1]:8.2f} {r[2]:11.2f} {r[3]:6.2f} {r[4]:13.2f} {r[5]:18.2f} "
+        print(f"{r[0]:62} {r[1]:8.2f} {r[2]:11.2f} {r[3]:6.2f} {r[4]:13.2f} {r[5]:18.2f} "
               f"{r[6]:21.0f} {r[7]:15.3f}")
 
     print("\nround by round (plain s / recorded s), and the median of the paired ratios:")
