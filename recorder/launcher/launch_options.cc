@@ -52,7 +52,7 @@ ParsedLaunch parse_launch_options(int argc, char** argv) {
       "msprof-record"};
   app.prefix_command();
   app.set_version_flag("--version", std::string("msprof-record ") + trace::kToolVersion);
-  std::string kill = "off", final_state = "on", memory_bound = "1G";
+  std::string kill = "off", final_state = "on", memory_bound = "256M";
   app.add_option("-o,--output", o.output, "trace file to write (default trace.fb)");
   app.add_flag("-f,--force", o.force, "overwrite an existing output file");
   app.add_option(
@@ -66,7 +66,7 @@ ParsedLaunch parse_launch_options(int argc, char** argv) {
   app.add_option("--compression-level", o.compression_level, "zstd level, 1 (fast) to 19 (small)")
       ->check(CLI::Range(1, 19));
   app.add_option("--memory-bound", memory_bound,
-                 "snapshot bytes in flight before the program waits (e.g. 1G)");
+                 "snapshot bytes in flight before the program waits (default 256M)");
   app.add_flag("--keep-program-caches", o.keep_program_caches,
                "leave pyopencl's binary cache on (its programs then have no source in the trace)");
   app.add_flag("-q,--quiet", o.quiet, "print errors only");
