@@ -39,6 +39,7 @@ struct CaptureOptions {
   bool kill = false;
   std::int32_t compression_level = 0;
   std::uint64_t memory_bound = 0;
+  std::uint32_t compression_threads = 0;
   friend bool operator==(const CaptureOptions&, const CaptureOptions&) = default;
 };
 

@@ -212,7 +212,8 @@ ordered_json trace_info_json(const TraceInfo& info) {
             {"final_state", info.options.final_state},
             {"kill", info.options.kill},
             {"compression_level", info.options.compression_level},
-            {"memory_bound", info.options.memory_bound}}},
+            {"memory_bound", info.options.memory_bound},
+            {"compression_threads", info.options.compression_threads}}},
           {"devices", devices}};
 }
 

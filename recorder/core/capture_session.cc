@@ -210,6 +210,7 @@ void CaptureSession::write_trace_info_locked() {
   info.options.kill = config_.kill;
   info.options.compression_level = config_.compression_level;
   info.options.memory_bound = config_.memory_bound;
+  info.options.compression_threads = config_.workers;
   info.devices = std::move(devices);
   devices_written_ = info.devices.size();
   info_written_ = true;

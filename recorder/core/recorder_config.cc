@@ -26,6 +26,9 @@ std::optional<RecorderConfig> RecorderConfig::from_environment() {
   if (const char* v = var(kKillVar)) c.kill = std::string_view(v) == "on";
   if (const char* v = var(kLevelVar)) c.compression_level = std::atoi(v);
   if (const char* v = var(kMemoryBoundVar)) c.memory_bound = std::strtoull(v, nullptr, 10);
+  if (const char* v = var(kWorkersVar)) {
+    c.workers = static_cast<unsigned>(std::clamp(std::atoi(v), 1, static_cast<int>(kMaxWorkers)));
+  }
   if (const char* v = var(kQuietVar)) c.quiet = std::string_view(v) == "1";
   if (const char* v = var(kStatusFdVar)) c.status_fd = std::atoi(v);
   if (const char* v = var(kCommandVar)) c.command_line = v;

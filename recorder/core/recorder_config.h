@@ -24,6 +24,9 @@ struct RecorderConfig {
   // a fresh page costs a host fault: record_bench's 64 MiB case ran faster
   // at 256 MiB than at 1 GiB in every round, with half the added CPU.
   std::uint64_t memory_bound = 256ull << 20;
+  // Compressing threads. They run beside the program's own threads, so on
+  // a machine the program keeps busy more of them take its CPU.
+  static constexpr unsigned kMaxWorkers = 16;
   unsigned workers = 1;
   bool quiet = false;
   int status_fd = -1;  // where the launcher listens ("captured-all", stats)
@@ -39,6 +42,7 @@ struct RecorderConfig {
   static constexpr const char* kKillVar = "MSPROF_RECORD_KILL";
   static constexpr const char* kLevelVar = "MSPROF_RECORD_LEVEL";
   static constexpr const char* kMemoryBoundVar = "MSPROF_RECORD_MEMORY_BOUND";
+  static constexpr const char* kWorkersVar = "MSPROF_RECORD_WORKERS";
   static constexpr const char* kQuietVar = "MSPROF_RECORD_QUIET";
   static constexpr const char* kStatusFdVar = "MSPROF_RECORD_STATUS_FD";
   static constexpr const char* kCommandVar = "MSPROF_RECORD_COMMAND";

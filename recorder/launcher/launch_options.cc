@@ -67,6 +67,9 @@ ParsedLaunch parse_launch_options(int argc, char** argv) {
       ->check(CLI::Range(1, 19));
   app.add_option("--memory-bound", memory_bound,
                  "snapshot bytes in flight before the program waits (default 256M)");
+  app.add_option("--compression-threads", o.compression_threads,
+                 "threads compressing snapshots beside the program, 1 to 16 (default 1)")
+      ->check(CLI::Range(1u, RecorderConfig::kMaxWorkers));
   app.add_flag("--keep-program-caches", o.keep_program_caches,
                "leave pyopencl's binary cache on (its programs then have no source in the trace)");
   app.add_flag("-q,--quiet", o.quiet, "print errors only");

@@ -13,7 +13,8 @@ struct LaunchOptions {
   bool kill = false;
   bool final_state = true;
   int compression_level = 1;
-  std::uint64_t memory_bound = 1ull << 30;
+  std::uint64_t memory_bound = 256ull << 20;
+  unsigned compression_threads = 1;
   bool keep_program_caches = false;
   bool quiet = false;
   std::vector<std::string> command;

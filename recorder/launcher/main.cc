@@ -45,6 +45,7 @@ std::map<std::string, std::string> recorder_environment(const LaunchOptions& o,
   env[RecorderConfig::kFinalStateVar] = o.final_state ? "on" : "off";
   env[RecorderConfig::kLevelVar] = std::to_string(o.compression_level);
   env[RecorderConfig::kMemoryBoundVar] = std::to_string(o.memory_bound);
+  env[RecorderConfig::kWorkersVar] = std::to_string(o.compression_threads);
   env[RecorderConfig::kQuietVar] = o.quiet ? "1" : "0";
   std::string command;
   for (const auto& a : o.command) command += (command.empty() ? "" : "\x1f") + a;

@@ -41,6 +41,7 @@ msprof::test::RunResult record_unchanged(const std::string& script,
 }
 
 struct Loaded {
+  TraceInfo info;
   std::vector<Range> ranges;
   std::map<CaptureId, Kernel> kernels;
   std::map<CaptureId, Program> programs;
@@ -53,6 +54,7 @@ Loaded load(const std::filesystem::path& path) {
   TraceReader reader(path);
   REQUIRE_FALSE(reader.recovered());
   Loaded l;
+  l.info = reader.info();
   l.ranges = reader.read_all<Range>();
   std::sort(l.ranges.begin(), l.ranges.end(),
             [](const Range& a, const Range& b) { return a.order < b.order; });
@@ -398,6 +400,23 @@ TEST_CASE("launcher options: alternatives in --mstx-include=, -q, --compression-
   CHECK(std::filesystem::file_size(dir / "small.fb") < std::filesystem::file_size(dir / "fast.fb"));
   rec = record({"-o", "bad.fb", "--compression-level", "20"}, {"true"}, dir.path());
   CHECK(rec.exit_code == 2);
+  CHECK_FALSE(std::filesystem::exists(dir / "bad.fb"));
+
+  // The compressing threads reach the recorder, which says in the trace how
+  // many compressed it; the trace's content does not depend on them.
+  CHECK(load(dir / "fast.fb").info.options.compression_threads == 1);
+  rec = record({"-o", "two.fb", "--compression-threads", "2"},
+               {"python3", example("command_kinds.py")}, dir.path());
+  REQUIRE(rec.exit_code == 0);
+  const Loaded two = load(dir / "two.fb");
+  CHECK(two.info.options.compression_threads == 2);
+  CHECK(two.ranges.size() == load(dir / "fast.fb").ranges.size());
+  for (const char* bad : {"0", "17", "two"}) {
+    rec = record({"-o", "bad.fb", "--compression-threads", bad}, {"true"}, dir.path());
+    CHECK(rec.exit_code == 2);
+    CHECK(rec.err.find("--compression-threads") != std::string::npos);
+    CHECK(std::count(rec.err.begin(), rec.err.end(), '\n') == 1);
+  }
   CHECK_FALSE(std::filesystem::exists(dir / "bad.fb"));
 }
 
