@@ -44,10 +44,10 @@ Offset<fb::DeviceInfo> encode(FlatBufferBuilder& fbb, const DeviceInfo& d) {
 }
 
 Offset<void> encode(FlatBufferBuilder& fbb, const TraceInfo& t) {
-  auto options = fb::CreateCaptureOptions(
-      fbb, strings(fbb, t.options.include), strings(fbb, t.options.exclude), t.options.final_state,
-      t.options.kill, t.options.compression_level, t.options.memory_bound,
-      t.options.compression_threads);
+  auto options = fb::CreateCaptureOptions(fbb, strings(fbb, t.options.include),
+                                          strings(fbb, t.options.exclude), t.options.final_state,
+                                          t.options.kill, t.options.compression_level,
+                                          t.options.memory_bound, t.options.compression_threads);
   std::vector<Offset<fb::DeviceInfo>> devices;
   for (const auto& d : t.devices) devices.push_back(encode(fbb, d));
   return fb::CreateTraceInfo(fbb, t.schema_version, t.min_reader_version,
