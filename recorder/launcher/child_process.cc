@@ -7,6 +7,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -71,35 +72,65 @@ ChildResult run_child(const std::vector<std::string>& command,
 
   ChildResult result;
   std::string pending;
-  bool pipe_open = true;
-  int status = 0;
-  for (;;) {
-    const pid_t done = ::waitpid(pid, &status, WNOHANG);
-    if (pipe_open) {
-      pollfd p{status_pipe[0], POLLIN, 0};
-      const int ready = ::poll(&p, 1, done == pid ? 0 : 50);
-      if (ready > 0) {
-        char buf[4096];
-        const ssize_t n = ::read(status_pipe[0], buf, sizeof buf);
-        if (n > 0) {
-          pending.append(buf, static_cast<std::size_t>(n));
-          for (std::size_t nl; (nl = pending.find('\n')) != std::string::npos;) {
-            const std::string line = pending.substr(0, nl);
-            pending.erase(0, nl + 1);
-            if (on_status(line) && !result.ended_by_us) {
-              result.ended_by_us = true;
-              ::kill(pid, SIGKILL);
-            }
-          }
-          continue;
-        }
-        if (n == 0) pipe_open = false;
+  const auto on_lines = [&](const char* data, std::size_t size) {
+    pending.append(data, size);
+    for (std::size_t nl; (nl = pending.find('\n')) != std::string::npos;) {
+      const std::string line = pending.substr(0, nl);
+      pending.erase(0, nl + 1);
+      if (on_status(line) && !result.ended_by_us) {
+        result.ended_by_us = true;
+        ::kill(pid, SIGKILL);
       }
     }
-    if (done == pid) break;
-    if (done < 0 && errno != EINTR) break;
-    if (!pipe_open) ::usleep(20000);
+  };
+  // The program's exit is waited for, not polled: a poll interval is time
+  // added to every recorded run. Its pidfd wakes us even while a process
+  // it started still holds the status pipe open; kernels before 5.3 have
+  // none, and then the pipe is watched in 50 ms steps.
+  int pidfd = -1;
+#ifdef SYS_pidfd_open
+  pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+#endif
+  bool pipe_open = true;
+  bool reaped = false;
+  int status = 0;
+  for (;;) {
+    if (!reaped) {
+      const pid_t done = ::waitpid(pid, &status, WNOHANG);
+      reaped = done == pid || (done < 0 && errno != EINTR);
+    }
+    if (!pipe_open) {
+      if (reaped) break;
+      const pid_t done = ::waitpid(pid, &status, 0);
+      reaped = done == pid || (done < 0 && errno != EINTR);
+      continue;
+    }
+    // Once the program has exited, only what is already in the pipe is
+    // read: a process it started may hold the pipe open for long.
+    pollfd fds[2] = {{status_pipe[0], POLLIN, 0}, {pidfd, POLLIN, 0}};
+    const bool watch_exit = !reaped && pidfd >= 0;
+    const int timeout = reaped ? 0 : (pidfd >= 0 ? -1 : 50);
+    const int ready = ::poll(fds, watch_exit ? 2 : 1, timeout);
+    if (ready < 0) {
+      if (errno != EINTR) pipe_open = false;
+      continue;
+    }
+    if (ready == 0) {
+      if (reaped) break;
+      continue;
+    }
+    if (fds[0].revents != 0) {
+      char buf[4096];
+      const ssize_t n = ::read(status_pipe[0], buf, sizeof buf);
+      if (n > 0) {
+        on_lines(buf, static_cast<std::size_t>(n));
+      } else if (n == 0 || errno != EINTR) {
+        pipe_open = false;
+      }
+    }
+    // Otherwise the pidfd: the program exited, and the next waitpid reaps it.
   }
+  if (pidfd >= 0) ::close(pidfd);
   ::close(status_pipe[0]);
   g_child = 0;
   ::sigaction(SIGINT, &old_int, nullptr);

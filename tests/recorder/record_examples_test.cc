@@ -8,6 +8,8 @@
 #include <map>
 #include <set>
 
+#include <signal.h>
+
 #include "format/trace_reader.h"
 #include "tests/recorder/record_run.h"
 #include "tests/support/temp_dir.h"
@@ -553,4 +555,21 @@ TEST_CASE("the program's exit status is returned") {
   TraceReader reader(dir / "trace.fb");
   CHECK_FALSE(reader.recovered());
   CHECK(reader.read_all<Range>().empty());
+}
+
+TEST_CASE("msprof-record returns when the program exits, not when a process it started does") {
+  // The background sleep inherits the recorder's status pipe and holds it
+  // open after the program has exited.
+  TempDir dir;
+  const auto r =
+      record({}, {"sh", "-c", "sleep 60 >/dev/null 2>&1 & echo $! > bg.pid; exit 3"}, dir.path());
+  CHECK(r.exit_code == 3);
+  std::ifstream pid_file(dir / "bg.pid");
+  pid_t background = 0;
+  pid_file >> background;
+  REQUIRE(background > 0);
+  CHECK(::kill(background, 0) == 0);  // still running: nobody waited for it
+  ::kill(background, SIGKILL);
+  TraceReader reader(dir / "trace.fb");
+  CHECK_FALSE(reader.recovered());
 }
