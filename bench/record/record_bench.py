@@ -1,7 +1,7 @@
 """Recorder overhead, measured side by side in one run.
 
     python3 bench/record/record_bench.py [--msprof-record PATH] [--runs 3] [--small-runs 15]
-                                         [--also "OPTIONS"]...
+                                         [--also "OPTIONS"]... [--compare PATH]...
 
 For 64 MiB and 1 MiB buffers (8 ranges of 6 kernels), then 16 MiB buffers
 whose ranges also write one buffer from the host (no target: what copying
@@ -22,7 +22,8 @@ against plain.
 --also "--memory-bound 256M" (repeatable) adds a recorded run with those
 msprof-record options to every round, right after the default one, and a
 row for it to every table: a recorder setting judged against the default
-in the same rounds, not in another hour of a drifting machine.
+in the same rounds, not in another hour of a drifting machine. --compare
+PATH (repeatable) does the same for another build's msprof-record.
 """
 import argparse
 import os
@@ -95,8 +96,13 @@ def main():
     ap.add_argument("--small-runs", type=int, default=15)
     ap.add_argument("--also", action="append", default=[], metavar="OPTIONS",
                     help="msprof-record options for an extra recorded run in every round")
+    ap.add_argument("--compare", action="append", default=[], metavar="PATH",
+                    help="another msprof-record build for an extra recorded run in every round")
     args = ap.parse_args()
-    configs = [("", [])] + [(f" [{a}]", a.split()) for a in args.also]
+    # (label, msprof-record, its extra options), the default first.
+    configs = ([("", args.msprof_record, [])] +
+               [(f" [{a}]", args.msprof_record, a.split()) for a in args.also] +
+               [(f" [{c}]", c, []) for c in args.compare])
     workload = os.path.join(HERE, "workload.py")
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "recorder", "python"))
     tmp = tempfile.mkdtemp(prefix="record-bench-")
@@ -122,8 +128,9 @@ def main():
                     plains.append(run(wl, env))
                     continue
                 out = os.path.join(tmp, f"bench{i}.fb")
-                recs[i].append(run([args.msprof_record, "-f", "-o", out] + configs[i][1] + ["--"] + wl))
-        for i, (label, _) in enumerate(configs):
+                _, tool, extra = configs[i]
+                recs[i].append(run([tool, "-f", "-o", out] + extra + ["--"] + wl))
+        for i, (label, _, _) in enumerate(configs):
             out = os.path.join(tmp, f"bench{i}.fb")
             add_case(f"{name}{label}", plains, recs[i], out, target, rows, pairs)
     print(f"{'case':62} {'plain s':>8} {'recorded s':>11} {'ratio':>6} {'median ratio':>13} "
