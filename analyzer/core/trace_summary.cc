@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 #include <unordered_map>
+#include <utility>
 
 #include "analyzer/core/number_format.h"
 #include "analyzer/core/object_table.h"
@@ -119,6 +120,31 @@ std::string join(const std::vector<std::string>& parts, const std::string& sep) 
   return out;
 }
 
+// A size as msprof-record's --memory-bound takes it, in the largest unit
+// that divides it.
+std::string size_option(std::uint64_t bytes) {
+  for (const auto& [shift, unit] : {std::pair{30, "G"}, std::pair{20, "M"}, std::pair{10, "K"}}) {
+    if (bytes % (1ull << shift) == 0) return std::to_string(bytes >> shift) + unit;
+  }
+  return std::to_string(bytes);
+}
+
+// The capture options as msprof-record flags, so that the same capture can
+// be made again; options an older trace did not record are left out.
+std::string options_as_flags(const CaptureOptions& o) {
+  std::vector<std::string> flags;
+  if (!o.include.empty()) flags.push_back("--include '" + join(o.include, "|") + "'");
+  if (!o.exclude.empty()) flags.push_back("--exclude '" + join(o.exclude, "|") + "'");
+  flags.push_back(std::string("--final-state ") + (o.final_state ? "on" : "off"));
+  if (o.kill) flags.push_back("--kill on");
+  if (o.compression_level > 0)
+    flags.push_back("--compression-level " + std::to_string(o.compression_level));
+  if (o.memory_bound > 0) flags.push_back("--memory-bound " + size_option(o.memory_bound));
+  if (o.compression_threads > 0)
+    flags.push_back("--compression-threads " + std::to_string(o.compression_threads));
+  return join(flags, " ");
+}
+
 }  // namespace
 
 std::string summary_text(const TraceSummary& s) {
@@ -135,6 +161,7 @@ std::string summary_text(const TraceSummary& s) {
   line("host", s.info.host + ", pid " + std::to_string(s.info.pid));
   line("command", join(s.info.command_line, " "));
   line("api", s.info.api);
+  line("options", options_as_flags(s.info.options));
   for (std::size_t i = 0; i < s.info.devices.size(); ++i) {
     const auto& d = s.info.devices[i];
     line("device " + std::to_string(i),

@@ -44,6 +44,36 @@ TEST_CASE("info lists the trace and one line per range, as the golden files say"
   test::check_golden("info.json", json.dump(2) + "\n");
 }
 
+TEST_CASE("info gives the capture options as the msprof-record flags that make them") {
+  TempDir dir;
+  test::write_example_trace(dir / "example.fb");
+  auto summary = analyze::summarize_trace(trace::TraceReader(dir / "example.fb"), "example.fb");
+  const auto options_line = [&] {
+    const std::string text = analyze::summary_text(summary);
+    const auto at = text.find("\noptions      ");
+    REQUIRE(at != std::string::npos);
+    return text.substr(at + 14, text.find('\n', at + 1) - at - 14);
+  };
+  auto& o = summary.info.options;
+  o.include = {"range1", "loop*"};
+  o.exclude = {"warmup"};
+  o.final_state = false;
+  o.kill = true;
+  o.compression_level = 3;
+  o.memory_bound = 256ull << 20;
+  o.compression_threads = 2;
+  CHECK(options_line() ==
+        "--include 'range1|loop*' --exclude 'warmup' --final-state off --kill on "
+        "--compression-level 3 --memory-bound 256M --compression-threads 2");
+  o.memory_bound = 3ull << 30;
+  CHECK(options_line().find("--memory-bound 3G ") != std::string::npos);
+  o.memory_bound = (64ull << 20) + 512;
+  CHECK(options_line().find("--memory-bound 67109376 ") != std::string::npos);
+  // What an older trace did not record is left out, not shown as 0.
+  o = {};
+  CHECK(options_line() == "--final-state on");
+}
+
 TEST_CASE(
     "info reads no blob content: it gives the same answer with every chunk's payload damaged") {
   TempDir dir;
