@@ -201,7 +201,9 @@ std::string summary_text(const TraceSummary& s) {
   out += "\ntotal        " + std::to_string(s.ranges.size()) + " ranges, " +
          std::to_string(s.total_kernels) + " kernels, " + human_bytes(s.total_captured) +
          " captured, " + human_bytes(s.total_stored) + " stored, compression " +
-         fixed(ratio(s.total_captured, s.total_stored), 2) + "x\n";
+         (s.total_stored == 0 ? std::string("-")
+                              : fixed(ratio(s.total_captured, s.total_stored), 2) + "x") +
+         "\n";
   return out;
 }
 

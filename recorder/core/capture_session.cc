@@ -10,7 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "format/trace_version.h"
+#include "recorder/core/capture_description.h"
 
 namespace msprof::record {
 namespace {
@@ -22,26 +22,6 @@ std::uint64_t wall_ns() {
   return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                         std::chrono::system_clock::now().time_since_epoch())
                                         .count());
-}
-
-std::string host_name() {
-  char name[256] = {};
-  if (::gethostname(name, sizeof name - 1) != 0) return "";
-  return name;
-}
-
-std::vector<std::string> split_command(const std::string& text) {
-  // The launcher joins arguments with the unit separator, which no shell
-  // argument of interest contains.
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= text.size() && !text.empty()) {
-    const std::size_t end = text.find('\x1f', start);
-    out.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  return out;
 }
 
 // A range that is not being captured still gets an id; a session that is not
@@ -192,28 +172,20 @@ void CaptureSession::range_end(std::string_view, std::uint64_t id) noexcept {
 void CaptureSession::mark(std::string_view, std::string_view, std::uint64_t) noexcept {}
 
 void CaptureSession::write_trace_info_locked() {
-  if (backend_ == nullptr) return;
-  auto devices = backend_->devices();
-  if (info_written_ && devices.size() == devices_written_) return;
-  trace::TraceInfo info;
-  info.schema_version = trace::kSchemaVersion;
-  info.min_reader_version = trace::kMinReaderVersion;
-  info.tool_version = trace::kToolVersion;
-  info.created_unix_ns = wall_ns();
-  info.host = host_name();
-  info.command_line = split_command(config_.command_line);
-  info.pid = static_cast<std::uint64_t>(::getpid());
-  info.api = "opencl";
-  info.options.include = config_.include.alternatives();
-  info.options.exclude = config_.exclude.alternatives();
-  info.options.final_state = config_.final_state;
-  info.options.kill = config_.kill;
-  info.options.compression_level = config_.compression_level;
-  info.options.memory_bound = config_.memory_bound;
-  info.options.compression_threads = config_.workers;
-  info.devices = std::move(devices);
-  devices_written_ = info.devices.size();
+  // Written before the first range and again when a device API arrives or
+  // shows more devices: a later record supersedes an earlier one. A program
+  // that annotates ranges but makes no device call still gets one, with
+  // the API "none", so its trace says what it is.
+  auto devices = backend_ != nullptr ? backend_->devices() : std::vector<trace::DeviceInfo>{};
+  if (info_written_ && (backend_ != nullptr) == info_has_backend_ &&
+      devices.size() == devices_written_) {
+    return;
+  }
+  devices_written_ = devices.size();
+  info_has_backend_ = backend_ != nullptr;
   info_written_ = true;
+  auto info = describe_capture(config_, static_cast<std::uint64_t>(::getpid()),
+                               backend_ != nullptr ? "opencl" : "none", std::move(devices));
   pipeline_->run([info = std::move(info)](trace::TraceWriter& w) { w.write(info); });
 }
 

@@ -83,6 +83,7 @@ class CaptureSession final : public AnnotationSink {
   std::set<trace::CaptureId> written_objects_;
   std::size_t devices_written_ = 0;
   bool info_written_ = false;
+  bool info_has_backend_ = false;
   bool closed_ = false;
 };
 

@@ -71,6 +71,7 @@ ChildResult run_child(const std::vector<std::string>& command,
   ::sigaction(SIGQUIT, &forward, &old_quit);
 
   ChildResult result;
+  result.pid = pid;
   std::string pending;
   const auto on_lines = [&](const char* data, std::size_t size) {
     pending.append(data, size);

@@ -11,6 +11,7 @@ struct ChildResult {
   int exit_code = 0;         // the program's status, 128+signal when a signal ended it
   int signal = 0;            // the signal, 0 when it exited
   bool ended_by_us = false;  // --kill on ended it
+  long pid = 0;              // the program's process id
 };
 
 // Runs the program with extra environment variables and waits for it. Lines

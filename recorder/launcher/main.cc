@@ -12,6 +12,7 @@
 #include "format/trace_error.h"
 #include "format/trace_seal.h"
 #include "format/trace_writer.h"
+#include "recorder/core/capture_description.h"
 #include "recorder/core/recorder_config.h"
 #include "recorder/launcher/child_process.h"
 #include "recorder/launcher/launch_options.h"
@@ -47,9 +48,7 @@ std::map<std::string, std::string> recorder_environment(const LaunchOptions& o,
   env[RecorderConfig::kMemoryBoundVar] = std::to_string(o.memory_bound);
   env[RecorderConfig::kWorkersVar] = std::to_string(o.compression_threads);
   env[RecorderConfig::kQuietVar] = o.quiet ? "1" : "0";
-  std::string command;
-  for (const auto& a : o.command) command += (command.empty() ? "" : "\x1f") + a;
-  env[RecorderConfig::kCommandVar] = command;
+  env[RecorderConfig::kCommandVar] = join_command(o.command);
   return env;
 }
 
@@ -69,6 +68,20 @@ void check_output(const LaunchOptions& o, const fs::path& partial) {
   }
   std::fclose(probe);
   fs::remove(partial);
+}
+
+// What the recorder inside the program would have been told.
+RecorderConfig recorder_config(const LaunchOptions& o) {
+  RecorderConfig c;
+  if (!o.include.empty()) c.include = NameFilter::parse(o.include);
+  if (!o.exclude.empty()) c.exclude = NameFilter::parse(o.exclude);
+  c.final_state = o.final_state;
+  c.kill = o.kill;
+  c.compression_level = o.compression_level;
+  c.memory_bound = o.memory_bound;
+  c.workers = o.compression_threads;
+  c.command_line = join_command(o.command);
+  return c;
 }
 
 CaptureStats parse_stats(const std::string& line) {
@@ -102,8 +115,11 @@ int run(int argc, char** argv) {
                                       });
 
   if (!fs::exists(partial)) {
-    // The program made no OpenCL or mstx call: an empty, valid trace says so.
+    // The program never loaded the recorder (no OpenCL or mstx call): a
+    // trace with its description and nothing else says so.
     msprof::trace::TraceWriter empty(partial);
+    empty.write(
+        describe_capture(recorder_config(o), static_cast<std::uint64_t>(child.pid), "none", {}));
     empty.close();
   }
   const auto sealed = msprof::trace::seal_trace(partial);

@@ -67,8 +67,14 @@ int run(int argc, char** argv) {
     std::cout << range_listing(catalog.ranges());
     return 0;
   }
-  const auto selection = select_ranges(catalog.ranges(), options.filter, options.trace);
   const std::string api = catalog.info().api;
+  if (api == "none") {
+    throw UsageError("the trace holds no device work: the program made no OpenCL call while " +
+                     options.trace +
+                     " was recorded; record one that runs its kernels through OpenCL "
+                     "(msprof-analyze info lists this trace's ranges)");
+  }
+  const auto selection = select_ranges(catalog.ranges(), options.filter, options.trace);
   if (!api.empty() && api != "opencl") {
     throw UsageError("the trace was recorded with the " + api +
                      " API, and this msprof-replay has only the OpenCL backend; build it with "

@@ -549,12 +549,56 @@ TEST_CASE("bad input: one line, non-zero exit, nothing written") {
 
 TEST_CASE("the program's exit status is returned") {
   TempDir dir;
-  const auto r = record({}, {"sh", "-c", "exit 7"}, dir.path());
+  const auto r = record({"--memory-bound", "512M"}, {"sh", "-c", "exit 7"}, dir.path());
   CHECK(r.exit_code == 7);
-  // No OpenCL, no mstx: an empty but complete trace.
+  // No OpenCL, no mstx: a complete trace that says what was run, and no more.
   TraceReader reader(dir / "trace.fb");
   CHECK_FALSE(reader.recovered());
   CHECK(reader.read_all<Range>().empty());
+  const TraceInfo info = reader.info();
+  CHECK(info.api == "none");
+  CHECK(info.command_line == std::vector<std::string>{"sh", "-c", "exit 7"});
+  CHECK(info.pid > 0);
+  CHECK(info.options.memory_bound == 512ull << 20);
+  CHECK(info.devices.empty());
+}
+
+TEST_CASE("ranges without device work: the trace says so, and a later OpenCL call updates it") {
+  TempDir dir;
+  const std::string annotate_only =
+      "import mstx\n"
+      "r = mstx.range_start('host_only', None)\n"
+      "mstx.range_end(r)\n";
+  auto r = record({}, {"python3", "-c", annotate_only}, dir.path());
+  REQUIRE(r.exit_code == 0);
+  {
+    TraceReader reader(dir / "trace.fb");
+    CHECK(reader.info().api == "none");
+    // The description comes before the range that relies on it.
+    CHECK(std::holds_alternative<TraceInfo>(reader.read_record(reader.records().front())));
+    const auto ranges = reader.read_all<Range>();
+    REQUIRE(ranges.size() == 1);
+    CHECK(ranges[0].name == "host_only");
+    CHECK(ranges[0].status == RangeStatus::Complete);
+    CHECK(ranges[0].commands.empty());
+  }
+  r = record(
+      {"-f"},
+      {"python3", "-c",
+       annotate_only + "import pyopencl as cl, numpy as np\n"
+                       "ctx = cl.create_some_context(interactive=False)\n"
+                       "q = cl.CommandQueue(ctx)\n"
+                       "r = mstx.range_start('device', None)\n"
+                       "cl.enqueue_fill_buffer(q, cl.Buffer(ctx, cl.mem_flags.READ_WRITE, 64), "
+                       "np.float32(1), 0, 64)\n"
+                       "q.finish()\n"
+                       "mstx.range_end(r)\n"},
+      dir.path());
+  REQUIRE(r.exit_code == 0);
+  TraceReader reader(dir / "trace.fb");
+  CHECK(reader.info().api == "opencl");
+  CHECK(reader.info().devices.size() == 1);
+  CHECK(reader.read_all<Range>().size() == 2);
 }
 
 TEST_CASE("msprof-record returns when the program exits, not when a process it started does") {

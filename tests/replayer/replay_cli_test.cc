@@ -4,6 +4,8 @@
 #include <vector>
 
 #include "format/trace_reader.h"
+#include "format/trace_version.h"
+#include "format/trace_writer.h"
 #include "tests/replayer/synthetic_trace.h"
 #include "tests/support/temp_dir.h"
 
@@ -219,6 +221,21 @@ TEST_CASE("errors are one line and a non-zero exit") {
   check_one_line_error(replay(quoted(dir / "t.fb") + " --device 99"), "no device '99'");
   check_one_line_error(replay(quoted(dir / "t.fb") + " --replay-mode graph"), "--replay-mode");
   check_one_line_error(replay(""), "no trace given");
+  {
+    // A program that annotated a range but made no OpenCL call.
+    msprof::trace::TraceWriter w(dir / "none.fb");
+    msprof::trace::TraceInfo info;
+    info.schema_version = msprof::trace::kSchemaVersion;
+    info.min_reader_version = msprof::trace::kMinReaderVersion;
+    info.api = "none";
+    w.write(info);
+    msprof::trace::Range range;
+    range.id = 1;
+    range.name = "a";
+    w.write(range);
+    w.close();
+    check_one_line_error(replay(quoted(dir / "none.fb")), "holds no device work");
+  }
 }
 
 TEST_CASE("--list-devices needs no trace") {
