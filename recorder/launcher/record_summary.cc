@@ -85,6 +85,13 @@ void print_summary(std::ostream& out, const std::filesystem::path& path,
         << " ms spent capturing in the program";
   }
   out << "\n";
+  if (reader.info().api == "none") {
+    out << "msprof-record: warning: the program made no OpenCL call, so the trace holds no device "
+           "work to replay; "
+        << (ranges.empty() ? "it also marked no mstx or NVTX range"
+                           : "its ranges are kept for msprof-analyze")
+        << "\n";
+  }
 }
 
 }  // namespace msprof::record

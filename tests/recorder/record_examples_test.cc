@@ -571,6 +571,8 @@ TEST_CASE("ranges without device work: the trace says so, and a later OpenCL cal
       "mstx.range_end(r)\n";
   auto r = record({}, {"python3", "-c", annotate_only}, dir.path());
   REQUIRE(r.exit_code == 0);
+  CHECK(r.err.find("warning: the program made no OpenCL call, so the trace holds no device work "
+                   "to replay; its ranges are kept") != std::string::npos);
   {
     TraceReader reader(dir / "trace.fb");
     CHECK(reader.info().api == "none");
@@ -595,6 +597,7 @@ TEST_CASE("ranges without device work: the trace says so, and a later OpenCL cal
                        "mstx.range_end(r)\n"},
       dir.path());
   REQUIRE(r.exit_code == 0);
+  CHECK(r.err.find("no OpenCL call") == std::string::npos);
   TraceReader reader(dir / "trace.fb");
   CHECK(reader.info().api == "opencl");
   CHECK(reader.info().devices.size() == 1);
