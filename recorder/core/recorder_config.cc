@@ -5,16 +5,17 @@
 #include <string_view>
 
 namespace msprof::record {
-namespace {
-
-const char* var(const char* name) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0' ? v : nullptr;
-}
-
-}  // namespace
 
 std::optional<RecorderConfig> RecorderConfig::from_environment() {
+  return from_variables([](const char* name) -> const char* { return std::getenv(name); });
+}
+
+std::optional<RecorderConfig> RecorderConfig::from_variables(
+    const std::function<const char*(const char*)>& lookup) {
+  const auto var = [&](const char* name) -> const char* {
+    const char* v = lookup(name);
+    return v != nullptr && *v != '\0' ? v : nullptr;
+  };
   const char* output = var(kOutputVar);
   if (output == nullptr) return std::nullopt;
   RecorderConfig c;

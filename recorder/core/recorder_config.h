@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -34,6 +35,10 @@ struct RecorderConfig {
 
   // nullopt when the process is not under msprof-record.
   static std::optional<RecorderConfig> from_environment();
+  // The same from any set of those variables (`lookup` answers nullptr for
+  // one that is not set): the launcher reads back what it passes.
+  static std::optional<RecorderConfig> from_variables(
+      const std::function<const char*(const char*)>& lookup);
   // The variables that carry it (for the launcher).
   static constexpr const char* kOutputVar = "MSPROF_RECORD_OUTPUT";
   static constexpr const char* kIncludeVar = "MSPROF_RECORD_INCLUDE";

@@ -70,20 +70,6 @@ void check_output(const LaunchOptions& o, const fs::path& partial) {
   fs::remove(partial);
 }
 
-// What the recorder inside the program would have been told.
-RecorderConfig recorder_config(const LaunchOptions& o) {
-  RecorderConfig c;
-  if (!o.include.empty()) c.include = NameFilter::parse(o.include);
-  if (!o.exclude.empty()) c.exclude = NameFilter::parse(o.exclude);
-  c.final_state = o.final_state;
-  c.kill = o.kill;
-  c.compression_level = o.compression_level;
-  c.memory_bound = o.memory_bound;
-  c.workers = o.compression_threads;
-  c.command_line = join_command(o.command);
-  return c;
-}
-
 CaptureStats parse_stats(const std::string& line) {
   CaptureStats s;
   std::istringstream in(line.substr(6));
@@ -108,18 +94,23 @@ int run(int argc, char** argv) {
   check_output(o, partial);
 
   CaptureStats stats;
-  const ChildResult child = run_child(o.command, recorder_environment(o, paths, partial),
-                                      RecorderConfig::kStatusFdVar, [&](const std::string& line) {
-                                        if (line.starts_with("stats ")) stats = parse_stats(line);
-                                        return line == "captured-all";
-                                      });
+  const auto environment = recorder_environment(o, paths, partial);
+  const ChildResult child =
+      run_child(o.command, environment, RecorderConfig::kStatusFdVar, [&](const std::string& line) {
+        if (line.starts_with("stats ")) stats = parse_stats(line);
+        return line == "captured-all";
+      });
 
   if (!fs::exists(partial)) {
     // The program never loaded the recorder (no OpenCL or mstx call): a
-    // trace with its description and nothing else says so.
+    // trace with its description and nothing else says so, described from
+    // the variables the recorder would have read.
+    const auto config = RecorderConfig::from_variables([&](const char* name) -> const char* {
+      const auto it = environment.find(name);
+      return it == environment.end() ? nullptr : it->second.c_str();
+    });
     msprof::trace::TraceWriter empty(partial);
-    empty.write(
-        describe_capture(recorder_config(o), static_cast<std::uint64_t>(child.pid), "none", {}));
+    empty.write(describe_capture(*config, static_cast<std::uint64_t>(child.pid), "none", {}));
     empty.close();
   }
   const auto sealed = msprof::trace::seal_trace(partial);
