@@ -6,7 +6,9 @@
 // A probe buffer is read (warm), then a HostCacheSweep of k times the
 // last-level cache reads its scratch, then the probe is read again and timed.
 // Once the sweep is large enough the re-read stops getting slower: that is
-// the size the replayer needs (it uses 3x).
+// the size the replayer needs (it uses 3x). Last, the probe's own lines are
+// evicted (HostLineFlush, the replayer's way on a device in host memory):
+// a re-read as slow as after the largest sweep means nothing was left.
 #include <cstdio>
 #include <thread>
 
@@ -14,12 +16,14 @@
 
 #include "bench/format/timing.h"
 #include "replayer/core/host_cache_sweep.h"
+#include "replayer/core/host_line_flush.h"
 
 namespace {
 
 using msprof::bench::Timing;
 using msprof::bench::wall_seconds;
 using msprof::replay::HostCacheSweep;
+using msprof::replay::HostLineFlush;
 
 double timed_clear(HostCacheSweep& sweep) {
   const double t0 = wall_seconds();
@@ -68,6 +72,19 @@ int main(int argc, char** argv) {
                   swept.median() * 1e3, swept.best() * 1e3, reread.median() * 1e3,
                   reread.best() * 1e3);
     }
+    HostLineFlush flush;
+    flush.add(probe.memory());
+    Timing flushed, reread;
+    for (int r = 0; r < repetitions; ++r) {
+      probe.clear();
+      const double t0 = wall_seconds();
+      flush.clear();
+      flushed.seconds.push_back(wall_seconds() - t0);
+      reread.seconds.push_back(timed_clear(probe));
+    }
+    std::printf("| probe's lines evicted (%u MiB) | %.2f (%.2f) | %.3f (%.3f) |\n", probe_mib,
+                flushed.median() * 1e3, flushed.best() * 1e3, reread.median() * 1e3,
+                reread.best() * 1e3);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cache_sweep_bench: error: %s\n", e.what());
     return 1;

@@ -30,8 +30,8 @@ bool parse_command_line(int argc, char** argv, CliOptions& options, int& exit_co
   app.add_option("--cache-control", cache, "all: clear the cache before each pass; none: don't")
       ->check(CLI::IsMember({"all", "none"}));
   app.add_option("--cache-size", cache_size,
-                 "last-level cache size to clear, in bytes (K/M/G suffixes), instead of what the "
-                 "device reports")
+                 "clear the cache by a sweep of 3x this last-level cache size (K/M/G suffixes) "
+                 "instead of what the device reports, or of evicting the range's lines")
       ->transform(CLI::AsSizeValue(false));
   app.add_option("--device", options.device, "device index or part of its name");
   app.add_flag("--list-devices", options.list_devices, "print the devices and exit");

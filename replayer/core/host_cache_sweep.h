@@ -1,6 +1,8 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "replayer/core/cache_clearer.h"
@@ -28,6 +30,10 @@ class HostCacheSweep final : public CacheClearer {
   std::uint64_t scratch_bytes() const override { return bytes_; }
   std::string method() const override;
   unsigned threads() const { return threads_; }
+  // The scratch itself (a benchmark evicts it to compare ways of clearing).
+  std::span<const std::byte> memory() const {
+    return {static_cast<const std::byte*>(scratch_), static_cast<std::size_t>(bytes_)};
+  }
 
  private:
   std::uint64_t bytes_;

@@ -22,6 +22,18 @@ struct DeviceDescription {
   std::uint32_t max_clock_mhz = 0;
 };
 
+// How the cache is to be cleared between passes.
+struct CacheClearRequest {
+  // Bytes a sweep reads: several times the last-level cache; 0 when the
+  // cache is not to be cleared.
+  std::uint64_t scratch_bytes = 0;
+  // --cache-size was given: a sweep of that size, even on a device whose
+  // range buffers could be evicted line by line instead.
+  bool sweep_asked = false;
+  bool enabled() const { return scratch_bytes != 0; }
+  bool operator==(const CacheClearRequest&) const = default;
+};
+
 // One range set up on a device: its objects created and its initial state
 // uploaded. A pass is restore(), clear_cache() where wanted, begin_pass(),
 // one or more execute() calls, then timings().
@@ -56,15 +68,14 @@ class ReplayDevice {
  public:
   virtual ~ReplayDevice() = default;
   virtual const DeviceDescription& description() const = 0;
-  // cache_scratch_bytes: size of the buffer clear_cache() touches; 0 when
-  // the cache is not to be cleared.
+  // cache: how clear_cache() is to clear the cache, if at all.
   virtual std::unique_ptr<LoadedRange> load(const RangePlan& plan, const trace::TraceInfo& info,
                                             const trace::TraceReader& reader,
-                                            std::uint64_t cache_scratch_bytes) = 0;
-  // Starts making what clearing the cache with this much scratch needs, in
-  // the background, so that it overlaps with loading the first range; its
-  // errors surface from load(). Optional: load() makes it otherwise.
-  virtual void prepare_cache_clear(std::uint64_t /*cache_scratch_bytes*/) {}
+                                            const CacheClearRequest& cache) = 0;
+  // Starts making what clearing the cache needs (a sweep's scratch), in the
+  // background, so that it overlaps with loading the first range; its errors
+  // surface from load(). Optional: load() makes it otherwise.
+  virtual void prepare_cache_clear(const CacheClearRequest& /*cache*/) {}
   // How the cache was cleared, in words; empty when it never was.
   virtual std::string cache_clear_method() const { return ""; }
 };

@@ -60,6 +60,11 @@ std::uint64_t ReplaySession::cache_scratch_bytes(const DeviceDescription& device
   return std::max<std::uint64_t>(bytes, 4096);
 }
 
+CacheClearRequest ReplaySession::cache_clear_request(const DeviceDescription& device,
+                                                     const ReplayOptions& options) {
+  return CacheClearRequest{cache_scratch_bytes(device, options), options.cache_bytes.has_value()};
+}
+
 ReplayResult ReplaySession::run(const std::vector<SelectedRange>& selection) {
   ReplayResult result;
   result.trace = reader_.path().string();
@@ -67,10 +72,10 @@ ReplayResult ReplaySession::run(const std::vector<SelectedRange>& selection) {
   result.recorded_pid = catalog_.info().pid;
   result.device = device_.description();
   result.options = options_;
-  const std::uint64_t scratch = cache_scratch_bytes(device_.description(), options_);
+  const CacheClearRequest cache = cache_clear_request(device_.description(), options_);
   const bool any_replayable = std::any_of(selection.begin(), selection.end(),
                                           [](const SelectedRange& s) { return s.replayable; });
-  if (scratch != 0 && any_replayable) device_.prepare_cache_clear(scratch);
+  if (cache.enabled() && any_replayable) device_.prepare_cache_clear(cache);
   for (const auto& selected : selection) {
     if (!selected.replayable) {
       RangeResult skipped;
@@ -81,21 +86,21 @@ ReplayResult ReplaySession::run(const std::vector<SelectedRange>& selection) {
       continue;
     }
     if (progress_) progress_("replaying range '" + selected.range->name + "'");
-    result.ranges.push_back(replay_range(*selected.range, scratch));
+    result.ranges.push_back(replay_range(*selected.range, cache));
   }
   result.cache_clear = device_.cache_clear_method();
   result.notes = notes_;
   return result;
 }
 
-RangeResult ReplaySession::replay_range(const trace::Range& range, std::uint64_t scratch_bytes) {
+RangeResult ReplaySession::replay_range(const trace::Range& range, const CacheClearRequest& cache) {
   RangeResult result;
   result.name = range.name;
   expected_.clear();
   std::unique_ptr<LoadedRange> loaded;
   try {
     const RangePlan plan = plan_range(range, catalog_);
-    loaded = device_.load(plan, catalog_.info(), reader_, scratch_bytes);
+    loaded = device_.load(plan, catalog_.info(), reader_, cache);
   } catch (const ReplayError& e) {
     result.outcome = RangeOutcome::Failed;
     result.reason = e.what();

@@ -29,10 +29,11 @@ class ReplaySession {
   // cache, at most a quarter of the device memory.
   static std::uint64_t cache_scratch_bytes(const DeviceDescription& device,
                                            const ReplayOptions& options);
+  static CacheClearRequest cache_clear_request(const DeviceDescription& device,
+                                               const ReplayOptions& options);
 
  private:
-  // scratch_bytes: what cache_scratch_bytes() gives for this session.
-  RangeResult replay_range(const trace::Range& range, std::uint64_t scratch_bytes);
+  RangeResult replay_range(const trace::Range& range, const CacheClearRequest& cache);
   void run_pass(LoadedRange& loaded, const trace::Range& range, bool measured, double& wall_us,
                 double& restore_us);
   Verification verify(LoadedRange& loaded, const trace::Range& range, unsigned pass);

@@ -1,7 +1,9 @@
 #include "replayer/opencl/opencl_device.h"
 
 #include "replayer/core/host_cache_sweep.h"
+#include "replayer/core/host_line_flush.h"
 #include "replayer/opencl/cl_error.h"
+#include "replayer/opencl/host_memory_buffer.h"
 #include "replayer/opencl/kernel_cache_flusher.h"
 #include "replayer/opencl/opencl_loaded_range.h"
 
@@ -31,7 +33,20 @@ std::unique_ptr<CacheClearer> make_cache_clearer(const OpenClDeviceEntry& entry,
 
 }  // namespace
 
-void OpenClDevice::prepare_cache_clear(std::uint64_t cache_scratch_bytes) {
+bool OpenClDevice::evicts_lines(const CacheClearRequest& cache) {
+  if (!cache.enabled() || cache.sweep_asked || !entry_.shares_host_caches ||
+      !HostLineFlush::available()) {
+    return false;
+  }
+  if (!in_host_memory_) {
+    in_host_memory_ = works_in_host_memory(context_.get(), entry_.device, control_.get());
+  }
+  return *in_host_memory_;
+}
+
+void OpenClDevice::prepare_cache_clear(const CacheClearRequest& cache) {
+  if (!cache.enabled() || evicts_lines(cache)) return;
+  const std::uint64_t cache_scratch_bytes = cache.scratch_bytes;
   if (pending_clearer_.valid() || (clearer_ && clearer_request_ == cache_scratch_bytes)) return;
   pending_request_ = cache_scratch_bytes;
   pending_clearer_ =
@@ -57,13 +72,14 @@ CacheClearer& OpenClDevice::cache_clearer(std::uint64_t bytes) {
 }
 
 std::string OpenClDevice::cache_clear_method() const {
+  if (lines_evicted_) return HostLineFlush::describe();
   return clearer_ ? clearer_->method() : "";
 }
 
 std::unique_ptr<LoadedRange> OpenClDevice::load(const RangePlan& plan, const trace::TraceInfo& info,
                                                 const trace::TraceReader& reader,
-                                                std::uint64_t cache_scratch_bytes) {
-  return std::make_unique<OpenClLoadedRange>(*this, plan, info, reader, cache_scratch_bytes);
+                                                const CacheClearRequest& cache) {
+  return std::make_unique<OpenClLoadedRange>(*this, plan, info, reader, cache);
 }
 
 }  // namespace msprof::replay::opencl

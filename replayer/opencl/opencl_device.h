@@ -2,6 +2,7 @@
 
 #include <future>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "replayer/core/cache_clearer.h"
@@ -20,11 +21,20 @@ class OpenClDevice : public ReplayDevice {
   const DeviceDescription& description() const override { return entry_.description; }
   std::unique_ptr<LoadedRange> load(const RangePlan& plan, const trace::TraceInfo& info,
                                     const trace::TraceReader& reader,
-                                    std::uint64_t cache_scratch_bytes) override;
-  // Makes the cache clearer on a thread of its own: its scratch costs a page
-  // fault per page, about as long as loading a small range.
-  void prepare_cache_clear(std::uint64_t cache_scratch_bytes) override;
+                                    const CacheClearRequest& cache) override;
+  // Makes a sweep's cache clearer on a thread of its own: its scratch costs
+  // a page fault per page, about as long as loading a small range. Nothing
+  // to make where ranges evict their own lines.
+  void prepare_cache_clear(const CacheClearRequest& cache) override;
   std::string cache_clear_method() const override;
+
+  // Whether ranges clear the cache by evicting their own buffers line by
+  // line (HostLineFlush): on a CPU device that works in place on host
+  // memory of ours, unless the request asks for a sweep. The device is
+  // probed once.
+  bool evicts_lines(const CacheClearRequest& cache);
+  // A range evicted its lines: cache_clear_method() says so.
+  void note_lines_evicted() { lines_evicted_ = true; }
 
   cl_context context() const { return context_.get(); }
   cl_device_id device() const { return entry_.device; }
@@ -40,6 +50,8 @@ class OpenClDevice : public ReplayDevice {
   std::unique_ptr<CacheClearer> clearer_;
   std::uint64_t clearer_request_ = 0;  // the `bytes` clearer_ was made for
   std::uint64_t pending_request_ = 0;
+  std::optional<bool> in_host_memory_;  // probed on first need
+  bool lines_evicted_ = false;
   // Declared last, so it is waited for before anything it uses goes.
   std::future<std::unique_ptr<CacheClearer>> pending_clearer_;
 };

@@ -6,6 +6,7 @@
 
 #include "replayer/core/replay_error.h"
 #include "replayer/opencl/cl_error.h"
+#include "replayer/opencl/host_memory_buffer.h"
 #include "replayer/opencl/opencl_device.h"
 #include "replayer/opencl/program_builder.h"
 
@@ -47,8 +48,11 @@ std::uint64_t host_extent(const trace::Rect& r) {
 
 OpenClLoadedRange::OpenClLoadedRange(OpenClDevice& device, const RangePlan& plan,
                                      const trace::TraceInfo& info, const trace::TraceReader& reader,
-                                     std::uint64_t cache_scratch_bytes)
-    : device_(device), range_(*plan.range), cache_scratch_bytes_(cache_scratch_bytes) {
+                                     const CacheClearRequest& cache)
+    : device_(device),
+      range_(*plan.range),
+      cache_(cache),
+      evicts_lines_(device.evicts_lines(cache)) {
   create_queues(plan);
   create_programs(plan, info, reader);
   create_buffers(plan);
@@ -58,7 +62,25 @@ OpenClLoadedRange::OpenClLoadedRange(OpenClDevice& device, const RangePlan& plan
   for (const auto& c : range_.commands) {
     if (std::holds_alternative<trace::KernelLaunch>(c.body)) kernel_seqs_.insert(c.seq);
   }
-  if (cache_scratch_bytes_ != 0) device_.cache_clearer(cache_scratch_bytes_);
+  if (evicts_lines_) {
+    // The program's host data of the range is evicted too, as a sweep would.
+    for (const auto& [id, bytes] : host_pristine_) line_flush_.add(bytes);
+    for (const auto& [seq, bytes] : host_data_) line_flush_.add(bytes);
+    device_.note_lines_evicted();
+  } else if (cache_.enabled()) {
+    device_.cache_clearer(cache_.scratch_bytes);
+  }
+}
+
+ClMem OpenClLoadedRange::create_buffer(cl_mem_flags flags, std::uint64_t size, cl_int& err) {
+  if (!evicts_lines_) {
+    return ClMem(
+        clCreateBuffer(device_.context(), flags, std::max<std::uint64_t>(size, 1), nullptr, &err));
+  }
+  auto buffer = create_host_memory_buffer(device_.context(), flags, size);
+  line_flush_.add(buffer.bytes);
+  err = CL_SUCCESS;
+  return std::move(buffer.mem);
 }
 
 OpenClLoadedRange::~OpenClLoadedRange() {
@@ -128,8 +150,7 @@ void OpenClLoadedRange::create_buffers(const RangePlan& plan) {
     cl_int err = CL_SUCCESS;
     ClMem mem;
     if (b->parent == 0) {
-      mem = ClMem(clCreateBuffer(device_.context(), b->flags & ~kStrippedFlags,
-                                 std::max<std::uint64_t>(b->size, 1), nullptr, &err));
+      mem = create_buffer(b->flags & ~kStrippedFlags, b->size, err);
       cl_check(err, "clCreateBuffer");
       // Contents the trace does not give start as zeros, not as garbage.
       const cl_uchar zero = 0;
@@ -170,7 +191,9 @@ void OpenClLoadedRange::upload_initial_state(const RangePlan& plan,
 
 void OpenClLoadedRange::keep_pristine_copies(const RangePlan& plan,
                                              const trace::TraceReader& reader) {
-  std::uint64_t needed = cache_scratch_bytes_;
+  // A sweep's scratch shares device memory with the range; evicting the
+  // range's own lines needs none.
+  std::uint64_t needed = evicts_lines_ ? 0 : cache_.scratch_bytes;
   for (const auto* b : plan.buffers) {
     if (b->parent == 0) needed += b->size;
   }
@@ -182,8 +205,7 @@ void OpenClLoadedRange::keep_pristine_copies(const RangePlan& plan,
     restored_bytes_ += state.blob.size;
     if (on_device) {
       cl_int err = CL_SUCCESS;
-      ClMem copy(clCreateBuffer(device_.context(), CL_MEM_READ_WRITE,
-                                std::max<std::uint64_t>(state.blob.size, 1), nullptr, &err));
+      ClMem copy = create_buffer(CL_MEM_READ_WRITE, state.blob.size, err);
       if (err == CL_SUCCESS && state.blob.size != 0) {
         err = clEnqueueCopyBuffer(device_.control_queue(), mem(state.buffer), copy.get(), 0, 0,
                                   state.blob.size, 0, nullptr, nullptr);
@@ -266,7 +288,11 @@ void OpenClLoadedRange::restore() {
 }
 
 void OpenClLoadedRange::clear_cache() {
-  if (cache_scratch_bytes_ != 0) device_.cache_clearer(cache_scratch_bytes_).clear();
+  if (evicts_lines_) {
+    line_flush_.clear();
+  } else if (cache_.enabled()) {
+    device_.cache_clearer(cache_.scratch_bytes).clear();
+  }
 }
 
 void OpenClLoadedRange::begin_pass() {

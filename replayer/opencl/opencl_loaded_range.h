@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "replayer/core/host_line_flush.h"
 #include "replayer/core/replay_device.h"
 #include "replayer/opencl/cl_handle.h"
 
@@ -18,7 +19,7 @@ class OpenClDevice;
 class OpenClLoadedRange : public LoadedRange {
  public:
   OpenClLoadedRange(OpenClDevice& device, const RangePlan& plan, const trace::TraceInfo& info,
-                    const trace::TraceReader& reader, std::uint64_t cache_scratch_bytes);
+                    const trace::TraceReader& reader, const CacheClearRequest& cache);
   ~OpenClLoadedRange() override;
 
   std::string program_origin() const override;
@@ -39,6 +40,9 @@ class OpenClLoadedRange : public LoadedRange {
   void upload_initial_state(const RangePlan& plan, const trace::TraceReader& reader);
   void keep_pristine_copies(const RangePlan& plan, const trace::TraceReader& reader);
   void load_host_data(const trace::Range& range, const trace::TraceReader& reader);
+  // A buffer for the range: in host memory of ours where the range evicts
+  // its own lines, so they can be evicted; the driver's otherwise.
+  ClMem create_buffer(cl_mem_flags flags, std::uint64_t size, cl_int& err);
 
   cl_mem mem(trace::CaptureId id) const;
   cl_command_queue queue(trace::CaptureId id) const;
@@ -51,7 +55,11 @@ class OpenClLoadedRange : public LoadedRange {
 
   OpenClDevice& device_;
   const trace::Range& range_;
-  std::uint64_t cache_scratch_bytes_;
+  const CacheClearRequest cache_;
+  // Every byte the range touches, evicted before each pass, when the
+  // device works in host memory (else a sweep clears the cache).
+  const bool evicts_lines_;
+  HostLineFlush line_flush_;
   std::map<trace::CaptureId, ClQueue> queues_;
   std::map<trace::CaptureId, ClProgram> programs_;
   std::map<trace::CaptureId, std::string> origins_;

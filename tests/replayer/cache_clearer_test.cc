@@ -2,9 +2,13 @@
 
 #include <string>
 
+#include "replayer/core/host_block.h"
 #include "replayer/core/host_cache_sweep.h"
+#include "replayer/core/host_line_flush.h"
 #include "replayer/core/replay_error.h"
+#include "replayer/opencl/cl_error.h"
 #include "replayer/opencl/cl_handle.h"
+#include "replayer/opencl/host_memory_buffer.h"
 #include "replayer/opencl/kernel_cache_flusher.h"
 #include "replayer/opencl/opencl_device_list.h"
 
@@ -50,4 +54,53 @@ TEST_CASE("the kernel flusher, the way for devices with caches of their own, run
   CHECK(flusher.method() == "read 1 MiB in a device kernel");
   flusher.clear();
   flusher.clear();
+}
+
+TEST_CASE("a line flush evicts every region it was given, whatever their alignment") {
+  REQUIRE(HostLineFlush::available());
+  HostBlock block((1u << 20) + 100);
+  CHECK(reinterpret_cast<std::uintptr_t>(block.data()) % HostBlock::kAlignment == 0);
+  CHECK(block.size() == (1u << 20) + 100);
+  // The memory is there and zeroed, to its last byte.
+  CHECK(block.data()[block.size() - 1] == std::byte{0});
+  HostLineFlush flush;
+  CHECK(flush.scratch_bytes() == 0);
+  flush.clear();                               // nothing to evict: only the fence
+  flush.add(block.bytes().subspan(3, 1000));   // starts inside a line
+  flush.add(block.bytes().subspan(1u << 19));  // ends inside a line
+  flush.add(block.bytes().subspan(0, 0));      // ignored
+  CHECK(flush.scratch_bytes() == 1000 + (1u << 20) + 100 - (1u << 19));
+  block.data()[5] = std::byte{7};
+  flush.clear();
+  // Eviction writes dirty lines back; it never changes what memory holds.
+  CHECK(block.data()[5] == std::byte{7});
+  CHECK(flush.method() == HostLineFlush::describe());
+  CHECK(flush.method().find("line by line (CLFLUSH") != std::string::npos);
+}
+
+TEST_CASE("PoCL works in place on host memory given to it, which makes its lines evictable") {
+  const auto devices = opencl::list_opencl_devices();
+  REQUIRE_FALSE(devices.empty());
+  const auto& entry = devices.front();
+  REQUIRE(entry.shares_host_caches);
+  cl_int err = CL_SUCCESS;
+  opencl::ClContext context(clCreateContext(nullptr, 1, &entry.device, nullptr, nullptr, &err));
+  REQUIRE(err == CL_SUCCESS);
+  const cl_queue_properties properties[] = {CL_QUEUE_PROPERTIES, 0, 0};
+  opencl::ClQueue queue(
+      clCreateCommandQueueWithProperties(context.get(), entry.device, properties, &err));
+  REQUIRE(err == CL_SUCCESS);
+  CHECK(opencl::works_in_host_memory(context.get(), entry.device, queue.get()));
+
+  // A buffer of ours: what the device writes is in the bytes the flush evicts.
+  auto buffer = opencl::create_host_memory_buffer(context.get(), CL_MEM_READ_WRITE, 10000);
+  CHECK(buffer.bytes.size() == 10000);
+  const cl_uchar value = 0x3C;
+  opencl::cl_check(
+      clEnqueueFillBuffer(queue.get(), buffer.mem.get(), &value, 1, 0, 10000, 0, nullptr, nullptr),
+      "clEnqueueFillBuffer");
+  opencl::cl_check(clFinish(queue.get()), "clFinish");
+  CHECK(buffer.bytes[9999] == std::byte{0x3C});
+  // The memory is the driver's to free once it destroys the buffer.
+  buffer.mem.reset();
 }
