@@ -7,8 +7,9 @@
 //     memcpy of the restored bytes, replayed without cache clearing;
 //   - replayed median duration within 15% of the native one for kernels
 //     > 1 ms, over alternating rounds, under the same cache state: the
-//     default cache clearing against native runs whose cache the
-//     replayer's own clearer emptied first (--cache-control none against
+//     default cache clearing against native runs whose cache was emptied
+//     the replayer's way first (their buffers' lines evicted on a device in
+//     host memory, a sweep elsewhere) (--cache-control none against
 //     native runs back to back is printed, not judged).
 // Usage: msprof_replay_pass_bench [DIR]   (default: a temporary folder)
 #define CL_TARGET_OPENCL_VERSION 300
@@ -20,16 +21,19 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "format/trace_reader.h"
 #include "format/trace_version.h"
 #include "format/trace_writer.h"
 #include "replayer/core/cache_clearer.h"
+#include "replayer/core/host_line_flush.h"
 #include "replayer/core/range_selection.h"
 #include "replayer/core/replay_session.h"
 #include "replayer/core/statistics.h"
 #include "replayer/core/trace_catalog.h"
+#include "replayer/opencl/host_memory_buffer.h"
 #include "replayer/opencl/opencl_device.h"
 #include "replayer/opencl/opencl_device_list.h"
 
@@ -51,24 +55,47 @@ std::vector<std::byte> as_bytes(const std::vector<float>& v) {
   return out;
 }
 
+// How a native run empties the caches before each of its runs, as a replay
+// pass starts: the way the replayer clears them on this device.
+struct NativeClear {
+  bool on = false;
+  // The range's own lines (a device in host memory): the native buffers are
+  // then made over host memory of ours too, so they can be evicted.
+  bool evict_lines = false;
+  replay::CacheClearer* sweep = nullptr;  // otherwise
+};
+
 // Runs the kernels natively and returns their device durations (ns). With
-// `clearer`, the caches are emptied before every run, as a replay pass
-// starts; without, each run finds what the one before left.
+// `clear.on`, the caches are emptied before every run; without, each run
+// finds what the one before left.
 std::vector<std::uint64_t> original_run(cl_device_id device, const std::vector<float>& a,
                                         const std::vector<float>& b, const std::vector<float>& x,
-                                        replay::CacheClearer* clearer = nullptr) {
+                                        NativeClear clear = {}) {
   cl_int err = CL_SUCCESS;
   cl_context ctx = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
   const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
   cl_command_queue q = clCreateCommandQueueWithProperties(ctx, device, props, &err);
   const std::size_t bytes = kElements * 4;
-  cl_mem ma = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes,
-                             const_cast<float*>(a.data()), &err);
-  cl_mem mb = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes,
-                             const_cast<float*>(b.data()), &err);
-  cl_mem mc = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, nullptr, &err);
-  cl_mem mx = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes,
-                             const_cast<float*>(x.data()), &err);
+  replay::HostLineFlush lines;
+  std::vector<opencl::ClMem> held;
+  const auto make = [&](cl_mem_flags flags, const std::vector<float>* init) {
+    if (clear.evict_lines) {
+      auto buffer = opencl::create_host_memory_buffer(ctx, flags, bytes);
+      lines.add(buffer.bytes);
+      if (init != nullptr)
+        clEnqueueWriteBuffer(q, buffer.mem.get(), CL_TRUE, 0, bytes, init->data(), 0, nullptr,
+                             nullptr);
+      held.push_back(std::move(buffer.mem));
+    } else {
+      held.emplace_back(clCreateBuffer(ctx, flags | (init ? CL_MEM_COPY_HOST_PTR : 0), bytes,
+                                       init ? const_cast<float*>(init->data()) : nullptr, &err));
+    }
+    return held.back().get();
+  };
+  cl_mem ma = make(CL_MEM_READ_ONLY, &a);
+  cl_mem mb = make(CL_MEM_READ_ONLY, &b);
+  cl_mem mc = make(CL_MEM_READ_WRITE, nullptr);
+  cl_mem mx = make(CL_MEM_READ_WRITE, &x);
   const char* source = kSource;
   cl_program program = clCreateProgramWithSource(ctx, 1, &source, nullptr, &err);
   clBuildProgram(program, 1, &device, "", nullptr, nullptr);
@@ -88,7 +115,8 @@ std::vector<std::uint64_t> original_run(cl_device_id device, const std::vector<f
   std::vector<std::vector<std::uint64_t>> runs(2);
   for (int run = 0; run < kRuns; ++run) {
     cl_event events[2];
-    if (clearer != nullptr) clearer->clear();
+    if (clear.on && clear.evict_lines) lines.clear();
+    if (clear.on && clear.sweep != nullptr) clear.sweep->clear();
     clEnqueueNDRangeKernel(q, add, 1, nullptr, &global, &local, 0, nullptr, &events[0]);
     clEnqueueNDRangeKernel(q, scale, 1, nullptr, &global, &local, 0, nullptr, &events[1]);
     clFinish(q);
@@ -107,7 +135,7 @@ std::vector<std::uint64_t> original_run(cl_device_id device, const std::vector<f
   }
   for (auto k : {add, scale}) clReleaseKernel(k);
   clReleaseProgram(program);
-  for (auto m : {ma, mb, mc, mx}) clReleaseMemObject(m);
+  held.clear();
   clReleaseCommandQueue(q);
   clReleaseContext(ctx);
   return durations;
@@ -231,8 +259,12 @@ int main(int argc, char** argv) {
     // median by up to a half, so one native phase against one replay says
     // little.
     options.cache_control = replay::CacheControl::All;
-    replay::CacheClearer& clearer = device.cache_clearer(
-        replay::ReplaySession::cache_scratch_bytes(device.description(), options));
+    const auto request = replay::ReplaySession::cache_clear_request(device.description(), options);
+    NativeClear native_clear{true, device.evicts_lines(request), nullptr};
+    if (!native_clear.evict_lines)
+      native_clear.sweep = &device.cache_clearer(request.scratch_bytes);
+    const std::string clear_method =
+        native_clear.evict_lines ? replay::HostLineFlush::describe() : native_clear.sweep->method();
     constexpr int kRounds = 5;
     struct Fidelity {
       std::vector<double> native_us, replayed_us, ratios;
@@ -240,7 +272,7 @@ int main(int argc, char** argv) {
     // [kernel][0]: cache cleared, [kernel][1]: not.
     std::vector<std::array<Fidelity, 2>> fidelity(r.kernels.size());
     for (int round = 0; round < kRounds; ++round) {
-      const auto cold = original_run(devices[0].device, a, b, x, &clearer);
+      const auto cold = original_run(devices[0].device, a, b, x, native_clear);
       const auto warm = round == 0 ? original : original_run(devices[0].device, a, b, x);
       for (const bool cleared : {true, false}) {
         options.cache_control = cleared ? replay::CacheControl::All : replay::CacheControl::None;
@@ -261,7 +293,7 @@ int main(int argc, char** argv) {
     std::printf(
         "kernels, medians over %d rounds of native runs and replays (%s before every cleared "
         "one):\n",
-        kRounds, clearer.method().c_str());
+        kRounds, clear_method.c_str());
     for (std::size_t i = 0; i < r.kernels.size(); ++i) {
       for (const int mode : {0, 1}) {
         const Fidelity& f = fidelity[i][mode];
