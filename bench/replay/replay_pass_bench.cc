@@ -56,9 +56,9 @@ std::vector<std::byte> as_bytes(const std::vector<float>& v) {
 }
 
 // How a native run empties the caches before each of its runs, as a replay
-// pass starts: the way the replayer clears them on this device.
+// pass starts: the way the replayer clears them on this device. Neither
+// set (the default): not at all.
 struct NativeClear {
-  bool on = false;
   // The range's own lines (a device in host memory): the native buffers are
   // then made over host memory of ours too, so they can be evicted.
   bool evict_lines = false;
@@ -66,7 +66,7 @@ struct NativeClear {
 };
 
 // Runs the kernels natively and returns their device durations (ns). With
-// `clear.on`, the caches are emptied before every run; without, each run
+// `clear` set, the caches are emptied before every run; without, each run
 // finds what the one before left.
 std::vector<std::uint64_t> original_run(cl_device_id device, const std::vector<float>& a,
                                         const std::vector<float>& b, const std::vector<float>& x,
@@ -115,8 +115,8 @@ std::vector<std::uint64_t> original_run(cl_device_id device, const std::vector<f
   std::vector<std::vector<std::uint64_t>> runs(2);
   for (int run = 0; run < kRuns; ++run) {
     cl_event events[2];
-    if (clear.on && clear.evict_lines) lines.clear();
-    if (clear.on && clear.sweep != nullptr) clear.sweep->clear();
+    if (clear.evict_lines) lines.clear();
+    if (clear.sweep != nullptr) clear.sweep->clear();
     clEnqueueNDRangeKernel(q, add, 1, nullptr, &global, &local, 0, nullptr, &events[0]);
     clEnqueueNDRangeKernel(q, scale, 1, nullptr, &global, &local, 0, nullptr, &events[1]);
     clFinish(q);
@@ -260,7 +260,7 @@ int main(int argc, char** argv) {
     // little.
     options.cache_control = replay::CacheControl::All;
     const auto request = replay::ReplaySession::cache_clear_request(device.description(), options);
-    NativeClear native_clear{true, device.evicts_lines(request), nullptr};
+    NativeClear native_clear{device.evicts_lines(request), nullptr};
     if (!native_clear.evict_lines)
       native_clear.sweep = &device.cache_clearer(request.scratch_bytes);
     const std::string clear_method =

@@ -31,7 +31,6 @@ struct CacheClearRequest {
   // range buffers could be evicted line by line instead.
   bool sweep_asked = false;
   bool enabled() const { return scratch_bytes != 0; }
-  bool operator==(const CacheClearRequest&) const = default;
 };
 
 // One range set up on a device: its objects created and its initial state
