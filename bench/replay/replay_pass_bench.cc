@@ -11,7 +11,11 @@
 //     the replayer's way first (their buffers' lines evicted on a device in
 //     host memory, a sweep elsewhere) (--cache-control none against
 //     native runs back to back is printed, not judged).
-// Usage: msprof_replay_pass_bench [DIR]   (default: a temporary folder)
+// Both sides run in this process, so a CPU device's worker threads are
+// placed the same way for them: pinned one per core as msprof-replay does by
+// default, or left to the OS with --thread-control none.
+// Usage: msprof_replay_pass_bench [--thread-control pin|none] [DIR]
+//        (default: pin, a temporary folder)
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
@@ -36,6 +40,7 @@
 #include "replayer/opencl/host_memory_buffer.h"
 #include "replayer/opencl/opencl_device.h"
 #include "replayer/opencl/opencl_device_list.h"
+#include "replayer/opencl/worker_thread_placement.h"
 
 using namespace msprof;
 namespace opencl = msprof::replay::opencl;
@@ -214,9 +219,23 @@ double memcpy_us(std::uint64_t bytes) {
 
 int main(int argc, char** argv) {
   try {
-    const auto dir =
-        argc > 1 ? std::filesystem::path(argv[1]) : std::filesystem::temp_directory_path();
+    auto threads = replay::ThreadControl::Pin;
+    std::filesystem::path dir = std::filesystem::temp_directory_path();
+    for (int i = 1; i < argc; ++i) {
+      const std::string arg = argv[i];
+      if (arg == "--thread-control" && i + 1 < argc) {
+        const std::string value = argv[++i];
+        if (value != "pin" && value != "none") {
+          std::fprintf(stderr, "msprof_replay_pass_bench: --thread-control is pin or none\n");
+          return 2;
+        }
+        threads = value == "pin" ? replay::ThreadControl::Pin : replay::ThreadControl::None;
+      } else {
+        dir = arg;
+      }
+    }
     const auto path = dir / "msprof_replay_bench.fb";
+    opencl::request_thread_control(threads);
     const auto devices = opencl::list_opencl_devices();
     if (devices.empty()) {
       std::fprintf(stderr, "no OpenCL device\n");
@@ -243,6 +262,11 @@ int main(int argc, char** argv) {
     const double copy_us = memcpy_us(r.restored_bytes);
     const double overhead = r.restore_us.median + r.wall_us.median - r.kernel_sum_us.median;
     bool ok = r.verification.status == replay::VerificationStatus::BitExact;
+    if (devices[0].cpu) {
+      std::printf(
+          "device threads: %s\n",
+          opencl::describe_thread_placement(threads, opencl::observe_thread_pinning()).c_str());
+    }
     std::printf("trace %.0f MiB, restored %.0f MiB per pass, verification %s\n",
                 4.0 * kElements * 4 / (1 << 20), static_cast<double>(r.restored_bytes) / (1 << 20),
                 std::string(replay::verification_status_name(r.verification.status)).c_str());

@@ -5,13 +5,14 @@
 #include <map>
 
 #include "replayer/core/replay_error.h"
+#include "replayer/opencl/worker_thread_placement.h"
 
 namespace msprof::replay::cli {
 
 bool parse_command_line(int argc, char** argv, CliOptions& options, int& exit_code) {
   CLI::App app{"Replays the ranges of a trace.fb on a device and measures them.", "msprof-replay"};
   std::vector<std::string> include, exclude;
-  std::string mode = "range", cache = "all", verify = "on", format = "table";
+  std::string mode = "range", cache = "all", threads = "pin", verify = "on", format = "table";
   std::uint64_t cache_size = 0;
   app.add_option("trace", options.trace, "the trace file written by msprof-record");
   app.add_option("--include,--mstx-include", include,
@@ -33,6 +34,12 @@ bool parse_command_line(int argc, char** argv, CliOptions& options, int& exit_co
                  "clear the cache by a sweep of 3x this last-level cache size (K/M/G suffixes) "
                  "instead of what the device reports, or of evicting the range's lines")
       ->transform(CLI::AsSizeValue(false));
+  const auto* thread_option =
+      app.add_option("--thread-control", threads,
+                     "pin: a CPU device's worker threads one per core, so passes do not double "
+                     "when the OS stacks two on one core; none: where the OS puts them (default "
+                     "pin, or what POCL_AFFINITY in the environment says)")
+          ->check(CLI::IsMember({"pin", "none"}));
   app.add_option("--device", options.device, "device index or part of its name");
   app.add_flag("--list-devices", options.list_devices, "print the devices and exit");
   app.add_flag("--list", options.list_ranges, "print the ranges of the trace and exit");
@@ -59,6 +66,11 @@ bool parse_command_line(int argc, char** argv, CliOptions& options, int& exit_co
   options.replay.mode = mode == "kernel" ? ReplayMode::Kernel : ReplayMode::Range;
   options.replay.cache_control = cache == "none" ? CacheControl::None : CacheControl::All;
   if (cache_size != 0) options.replay.cache_bytes = cache_size;
+  options.replay.thread_control = threads == "none" ? ThreadControl::None : ThreadControl::Pin;
+  if (thread_option->count() == 0) {
+    options.replay.thread_control =
+        opencl::thread_control_from_environment().value_or(options.replay.thread_control);
+  }
   options.replay.verify = verify == "off"    ? VerifyMode::Off
                           : verify == "each" ? VerifyMode::Each
                                              : VerifyMode::First;

@@ -16,6 +16,7 @@
 #include "replayer/core/trace_catalog.h"
 #include "replayer/opencl/opencl_device.h"
 #include "replayer/opencl/opencl_device_list.h"
+#include "replayer/opencl/worker_thread_placement.h"
 
 namespace {
 
@@ -55,6 +56,8 @@ int run(int argc, char** argv) {
   cli::CliOptions options;
   int exit_code = 0;
   if (!cli::parse_command_line(argc, argv, options, exit_code)) return exit_code;
+  // Before anything loads the driver: it reads this once, when it starts.
+  opencl::request_thread_control(options.replay.thread_control);
 
   if (options.list_devices) {
     print_devices(opencl::list_opencl_devices());

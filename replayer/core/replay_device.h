@@ -77,6 +77,9 @@ class ReplayDevice {
   virtual void prepare_cache_clear(const CacheClearRequest& /*cache*/) {}
   // How the cache was cleared, in words; empty when it never was.
   virtual std::string cache_clear_method() const { return ""; }
+  // Where the device's worker threads ran, in words, for a device whose
+  // kernels run on host threads; empty for others.
+  virtual std::string thread_placement() const { return ""; }
 };
 
 }  // namespace msprof::replay

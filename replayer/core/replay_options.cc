@@ -10,6 +10,10 @@ std::string_view cache_control_name(CacheControl control) {
   return control == CacheControl::All ? "all" : "none";
 }
 
+std::string_view thread_control_name(ThreadControl control) {
+  return control == ThreadControl::Pin ? "pin" : "none";
+}
+
 std::string_view verify_mode_name(VerifyMode mode) {
   switch (mode) {
     case VerifyMode::Off:

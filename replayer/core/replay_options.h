@@ -8,6 +8,9 @@ namespace msprof::replay {
 
 enum class ReplayMode { Range, Kernel };
 enum class CacheControl { All, None };
+// Pin: a CPU device's worker threads one per core, so the OS cannot stack
+// two on one core in the middle of a pass; None: where the OS puts them.
+enum class ThreadControl { Pin, None };
 // First: after the first measured pass; Each: after every measured pass.
 enum class VerifyMode { Off, First, Each };
 
@@ -17,6 +20,9 @@ struct ReplayOptions {
   unsigned warm_up = 1;
   CacheControl cache_control = CacheControl::All;
   VerifyMode verify = VerifyMode::First;
+  // Applied by the device backend before the driver starts (see
+  // ReplayDevice::thread_placement); kept here for the result files.
+  ThreadControl thread_control = ThreadControl::Pin;
   // Replaces the last-level cache size the device reports, for devices that
   // report nonsense and for tests that cannot afford the real size.
   std::optional<std::uint64_t> cache_bytes;
@@ -24,6 +30,7 @@ struct ReplayOptions {
 
 std::string_view replay_mode_name(ReplayMode mode);
 std::string_view cache_control_name(CacheControl control);
+std::string_view thread_control_name(ThreadControl control);
 std::string_view verify_mode_name(VerifyMode mode);
 
 }  // namespace msprof::replay

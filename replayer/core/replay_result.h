@@ -58,7 +58,8 @@ struct ReplayResult {
   std::uint64_t recorded_pid = 0;
   DeviceDescription device;
   ReplayOptions options;
-  std::string cache_clear;  // how, in words; empty when it was not cleared
+  std::string cache_clear;       // how, in words; empty when it was not cleared
+  std::string thread_placement;  // a CPU device's worker threads, in words; else empty
   std::vector<std::string> notes;
   std::vector<RangeResult> ranges;
 

@@ -70,6 +70,8 @@ std::string summary_json(const ReplayResult& result) {
   j.key("warm_up").value(o.warm_up).key("cache_control").value(cache_control_name(o.cache_control));
   j.key("verify").value(verify_mode_name(o.verify));
   j.key("cache_clear").value(result.cache_clear);
+  j.key("thread_control").value(thread_control_name(o.thread_control));
+  j.key("thread_placement").value(result.thread_placement);
   j.end_object();
   j.key("notes").begin_array();
   for (const auto& note : result.notes) j.value(note);

@@ -89,6 +89,7 @@ std::string terminal_table(const ReplayResult& result) {
                     " (" + result.device.platform + ", driver " + result.device.driver + ")\n";
   if (!result.cache_clear.empty())
     out += "cache cleared before each pass: " + result.cache_clear + "\n";
+  if (!result.thread_placement.empty()) out += "device threads: " + result.thread_placement + "\n";
   if (rows.size() > 1) out += layout(rows);
   if (!programs.empty()) out += "programs:\n" + programs;
   if (!skipped.empty()) out += "not replayed:\n" + skipped;

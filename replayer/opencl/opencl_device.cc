@@ -6,6 +6,7 @@
 #include "replayer/opencl/host_memory_buffer.h"
 #include "replayer/opencl/kernel_cache_flusher.h"
 #include "replayer/opencl/opencl_loaded_range.h"
+#include "replayer/opencl/worker_thread_placement.h"
 
 namespace msprof::replay::opencl {
 
@@ -69,6 +70,12 @@ CacheClearer& OpenClDevice::cache_clearer(std::uint64_t bytes) {
     clearer_request_ = bytes;
   }
   return *clearer_;
+}
+
+std::string OpenClDevice::thread_placement() const {
+  if (!entry_.cpu) return "";
+  return describe_thread_placement(thread_control_from_environment().value_or(ThreadControl::None),
+                                   observe_thread_pinning());
 }
 
 std::string OpenClDevice::cache_clear_method() const {

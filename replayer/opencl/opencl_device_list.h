@@ -16,6 +16,8 @@ struct OpenClDeviceEntry {
   // A CPU device working in host memory: its caches are the host's, so the
   // host can clear them without a kernel.
   bool shares_host_caches = false;
+  // A CPU device: its kernels run on worker threads in this process.
+  bool cpu = false;
 };
 
 // Every device of every platform, numbered in that order. An empty list when

@@ -1,6 +1,8 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "format/trace_reader.h"
@@ -121,6 +123,62 @@ TEST_CASE("--format csv and json, kernel mode, every range") {
   CHECK(json.out.find("\"verify\":\"each\"") != std::string::npos);
 }
 
+// The "thread_control" and "thread_placement" of a summary.json.
+std::pair<std::string, std::string> thread_fields(const std::string& json) {
+  const auto field = [&](const std::string& key) {
+    const auto at = json.find("\"" + key + "\":\"");
+    if (at == std::string::npos) return std::string("(absent)");
+    const auto begin = at + key.size() + 4;
+    return json.substr(begin, json.find('"', begin) - begin);
+  };
+  return {field("thread_control"), field("thread_placement")};
+}
+
+TEST_CASE("--thread-control pins a CPU device's worker threads one per core, or leaves them") {
+  TempDir dir;
+  msprof::test::write_synthetic_trace(dir / "t.fb");
+  const std::string args = quoted(dir / "t.fb") + kFast + " --include range1 --format json";
+  const Run devices = replay("--list-devices");
+  // Pinning is PoCL's (POCL_AFFINITY); on a one-CPU host every thread is
+  // "pinned" and there is nothing to tell apart.
+  const bool pocl_cpu =
+      devices.out.rfind("0  pthread-", 0) == 0 || devices.out.rfind("0  cpu-", 0) == 0;
+  if (!pocl_cpu || std::thread::hardware_concurrency() < 2) {
+    MESSAGE("device 0 is not a PoCL CPU device on a host of several CPUs: not checked");
+    return;
+  }
+  const Run pinned = replay(args + " --output " + quoted(dir / "a"));
+  REQUIRE(pinned.status == 0);
+  const auto [control, placement] = thread_fields(pinned.out);
+  CHECK(control == "pin");
+  CHECK(placement.find("pinned one per core") != std::string::npos);
+  CHECK(placement.find(" 0 worker") == std::string::npos);
+  const Run table =
+      replay(quoted(dir / "t.fb") + kFast + " --include range1 --output " + quoted(dir / "b"));
+  CHECK(table.out.find("\ndevice threads: ") != std::string::npos);
+
+  const Run free = replay(args + " --thread-control none --output " + quoted(dir / "c"));
+  REQUIRE(free.status == 0);
+  CHECK(thread_fields(free.out) ==
+        std::pair<std::string, std::string>{
+            "none", "worker threads placed by the OS (thread control none)"});
+
+  // What the user's environment says stands when the option is not given,
+  // and the option overrides it.
+  Run from_env;
+  from_env.status =
+      run_command("POCL_AFFINITY=0 " + kReplay + " " + args + " --output " + quoted(dir / "d"),
+                  from_env.out, from_env.err);
+  REQUIRE(from_env.status == 0);
+  CHECK(thread_fields(from_env.out).first == "none");
+  Run overridden;
+  overridden.status = run_command("POCL_AFFINITY=0 " + kReplay + " " + args +
+                                      " --thread-control pin --output " + quoted(dir / "e"),
+                                  overridden.out, overridden.err);
+  REQUIRE(overridden.status == 0);
+  CHECK(thread_fields(overridden.out).second.find("pinned one per core") != std::string::npos);
+}
+
 TEST_CASE("--list prints the ranges and their statuses") {
   TempDir dir;
   msprof::test::write_synthetic_trace(dir / "t.fb");
@@ -220,6 +278,8 @@ TEST_CASE("errors are one line and a non-zero exit") {
                        "no device 'no such device'; devices: 0 '");
   check_one_line_error(replay(quoted(dir / "t.fb") + " --device 99"), "no device '99'");
   check_one_line_error(replay(quoted(dir / "t.fb") + " --replay-mode graph"), "--replay-mode");
+  check_one_line_error(replay(quoted(dir / "t.fb") + " --thread-control spread"),
+                       "--thread-control");
   check_one_line_error(replay(""), "no trace given");
   {
     // A program that annotated a range but made no OpenCL call.
