@@ -1,5 +1,7 @@
 #include "replayer/opencl/opencl_device.h"
 
+#include <algorithm>
+
 #include "replayer/core/host_cache_sweep.h"
 #include "replayer/core/host_line_flush.h"
 #include "replayer/opencl/cl_error.h"
@@ -20,6 +22,27 @@ OpenClDevice::OpenClDevice(const OpenClDeviceEntry& entry) : entry_(entry) {
   control_ = ClQueue(
       clCreateCommandQueueWithProperties(context_.get(), entry_.device, queue_properties, &err));
   cl_check(err, "clCreateCommandQueueWithProperties");
+  // Restores run as pieces that the device may execute at once where it
+  // takes out-of-order queues (a CPU device: on several worker threads).
+  cl_command_queue_properties host_queue = 0;
+  clGetDeviceInfo(entry_.device, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES, sizeof host_queue, &host_queue,
+                  nullptr);
+  if ((host_queue & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0) {
+    const cl_queue_properties any_order[] = {CL_QUEUE_PROPERTIES,
+                                             CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+    restore_ =
+        ClQueue(clCreateCommandQueueWithProperties(context_.get(), entry_.device, any_order, &err));
+    if (err != CL_SUCCESS) restore_ = ClQueue();
+  }
+}
+
+cl_command_queue OpenClDevice::restore_queue() const {
+  return restore_ ? restore_.get() : control_.get();
+}
+
+unsigned OpenClDevice::restore_workers() const {
+  // A GPU copies with its DMA engines, whole buffers at a time.
+  return restore_ && entry_.cpu ? std::max(1u, entry_.description.compute_units) : 1u;
 }
 
 namespace {

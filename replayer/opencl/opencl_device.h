@@ -42,6 +42,11 @@ class OpenClDevice : public ReplayDevice {
   cl_context context() const { return context_.get(); }
   cl_device_id device() const { return entry_.device; }
   cl_command_queue control_queue() const { return control_.get(); }
+  // Where restores go: an out-of-order queue where the device has them, so
+  // the pieces of copy_pieces() run at once; else the control queue.
+  cl_command_queue restore_queue() const;
+  // How many pieces to cut each restored buffer into.
+  unsigned restore_workers() const;
   // The cache clearer for `bytes` of scratch, made on first use and kept:
   // host threads reading host memory on a CPU device, a kernel elsewhere.
   CacheClearer& cache_clearer(std::uint64_t bytes);
@@ -50,6 +55,7 @@ class OpenClDevice : public ReplayDevice {
   OpenClDeviceEntry entry_;
   ClContext context_;
   ClQueue control_;
+  ClQueue restore_;  // out of order; empty where the device has none
   std::unique_ptr<CacheClearer> clearer_;
   std::uint64_t clearer_request_ = 0;  // the `bytes` clearer_ was made for
   std::uint64_t pending_request_ = 0;

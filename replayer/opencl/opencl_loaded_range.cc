@@ -4,6 +4,7 @@
 #include <array>
 #include <set>
 
+#include "replayer/core/copy_pieces.h"
 #include "replayer/core/replay_error.h"
 #include "replayer/opencl/cl_error.h"
 #include "replayer/opencl/host_memory_buffer.h"
@@ -271,18 +272,21 @@ cl_command_queue OpenClLoadedRange::queue(trace::CaptureId id) const {
 }
 
 void OpenClLoadedRange::restore() {
-  const cl_command_queue q = device_.control_queue();
+  const cl_command_queue q = device_.restore_queue();
+  const unsigned workers = device_.restore_workers();
   for (const auto& [id, copy] : pristine_) {
-    const auto size = buffer_sizes_.at(id);
-    if (size == 0) continue;
-    cl_check(clEnqueueCopyBuffer(q, copy.get(), mem(id), 0, 0, size, 0, nullptr, nullptr),
-             "clEnqueueCopyBuffer");
+    for (const auto& piece : copy_pieces(buffer_sizes_.at(id), workers)) {
+      cl_check(clEnqueueCopyBuffer(q, copy.get(), mem(id), piece.offset, piece.offset, piece.size,
+                                   0, nullptr, nullptr),
+               "clEnqueueCopyBuffer");
+    }
   }
   for (const auto& [id, bytes] : host_pristine_) {
-    if (bytes.empty()) continue;
-    cl_check(clEnqueueWriteBuffer(q, mem(id), CL_FALSE, 0, bytes.size(), bytes.data(), 0, nullptr,
-                                  nullptr),
-             "clEnqueueWriteBuffer");
+    for (const auto& piece : copy_pieces(bytes.size(), workers)) {
+      cl_check(clEnqueueWriteBuffer(q, mem(id), CL_FALSE, piece.offset, piece.size,
+                                    bytes.data() + piece.offset, 0, nullptr, nullptr),
+               "clEnqueueWriteBuffer");
+    }
   }
   cl_check(clFinish(q), "clFinish");
 }

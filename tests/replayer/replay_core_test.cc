@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include "replayer/core/copy_pieces.h"
 #include "replayer/core/json_writer.h"
 #include "replayer/core/path_name.h"
 #include "replayer/core/range_selection.h"
@@ -34,6 +35,39 @@ Range range_named(const std::string& name, RangeStatus status = RangeStatus::Com
 }
 
 }  // namespace
+
+TEST_CASE("a restore is cut into whole-page pieces, one per worker, none under 1 MiB") {
+  const auto check_cover = [](const std::vector<CopyPiece>& pieces, std::uint64_t size) {
+    std::uint64_t next = 0;
+    for (const auto& p : pieces) {
+      CHECK(p.offset == next);
+      CHECK(p.size > 0);
+      next = p.offset + p.size;
+    }
+    CHECK(next == size);
+  };
+  CHECK(copy_pieces(0, 4).empty());
+  CHECK(copy_pieces(4096, 8).size() == 1);
+  // Under 2 MiB: one piece, whatever the workers.
+  CHECK(copy_pieces((2u << 20) - 1, 8).size() == 1);
+  const auto two = copy_pieces(32u << 20, 2);
+  REQUIRE(two.size() == 2);
+  CHECK(two[0].size == 16u << 20);
+  check_cover(two, 32u << 20);
+  // An odd size: whole pages but the last piece, never more than the workers.
+  const std::uint64_t odd = (4u << 20) + 768;
+  const auto pieces = copy_pieces(odd, 2);
+  REQUIRE(pieces.size() == 2);
+  CHECK(pieces[0].size % 4096 == 0);
+  check_cover(pieces, odd);
+  // size = workers * whole pages + a remainder smaller than the workers.
+  const std::uint64_t edge = 3 * (1u << 20) + 2;
+  CHECK(copy_pieces(edge, 3).size() == 3);
+  check_cover(copy_pieces(edge, 3), edge);
+  // More workers than MiB: one piece per MiB at most.
+  CHECK(copy_pieces(3u << 20, 16).size() == 3);
+  CHECK(copy_pieces(5u << 20, 0).size() == 1);
+}
 
 TEST_CASE("statistics over passes") {
   const std::vector<double> values = {4, 1, 3, 2};

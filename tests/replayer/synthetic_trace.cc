@@ -209,7 +209,7 @@ void write_records(TraceBuilder& out, const SyntheticOptions& options, const Loc
   out.write(Kernel{negate, 2, "negate", 3, {}});
   out.write(Kernel{group_sum, 2, "group_sum", 3, {}});
 
-  const std::uint64_t n = kElements, bytes = n * 4;
+  const std::uint64_t n = options.elements, bytes = n * 4;
   const auto root = [&](CaptureId id, std::uint64_t size, std::uint64_t flags) {
     out.write(Buffer{id, 1, flags, size, 0, 0, std::nullopt});
   };

@@ -34,6 +34,9 @@ struct SyntheticOptions {
   // Write the trace the way a killed recorder leaves it: no index, no
   // trailer, "range1" complete and a range cut off by the kill.
   bool killed = false;
+  // Elements of each float buffer (a multiple of kGroup): more than the
+  // default makes buffers of several MiB, restored in pieces.
+  std::size_t elements = synthetic::kElements;
 };
 
 // Writes a trace for the local OpenCL device with the ranges

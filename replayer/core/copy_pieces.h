@@ -1,0 +1,20 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace msprof::replay {
+
+struct CopyPiece {
+  std::uint64_t offset = 0, size = 0;
+};
+
+// A copy of `size` bytes cut into pieces that `workers` threads of a device
+// can run at once: one thread's memcpy is bound by how many misses it keeps
+// in flight, not by memory bandwidth, so a restore of 32 MiB took twice as
+// long as two threads need. Pieces are whole 4 KiB pages (but the last), at
+// least 1 MiB, so no two share a cache line and each is worth a command;
+// at most one per worker. Empty for size 0.
+std::vector<CopyPiece> copy_pieces(std::uint64_t size, unsigned workers);
+
+}  // namespace msprof::replay
