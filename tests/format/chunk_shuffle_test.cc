@@ -96,6 +96,27 @@ TEST_CASE("shuffling puts byte k of every 4-byte element in plane k, and back") 
   CHECK(back == in);
 }
 
+TEST_CASE("shuffling agrees with byte-by-byte planes at every length, vector loop and tail") {
+  // 0 to 40 elements cover no vector step, exact steps and every remainder;
+  // 4099 elements many steps and an odd tail.
+  std::vector<std::size_t> counts;
+  for (std::size_t n = 0; n <= 40; ++n) counts.push_back(n);
+  counts.push_back(4099);
+  for (const std::size_t n : counts) {
+    CAPTURE(n);
+    std::vector<std::byte> in(4 * n), planes(4 * n), expected(4 * n), back(4 * n);
+    for (std::size_t i = 0; i < in.size(); ++i)
+      in[i] = static_cast<std::byte>((i * 167 + 13) % 251);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t k = 0; k < 4; ++k) expected[k * n + i] = in[4 * i + k];
+    }
+    shuffle4(in, planes);
+    CHECK(planes == expected);
+    unshuffle4(planes, back);
+    CHECK(back == in);
+  }
+}
+
 TEST_CASE("float32 chunks are stored shuffled, smaller than zstd alone makes them") {
   TempDir dir;
   const auto data = random_floats(3 << 20, 3);  // 12 MiB: three chunks
