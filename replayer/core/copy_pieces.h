@@ -10,11 +10,10 @@ struct CopyPiece {
 };
 
 // A copy of `size` bytes cut into pieces that `workers` threads of a device
-// can run at once: one thread's memcpy is bound by how many misses it keeps
-// in flight, not by memory bandwidth, so a restore of 32 MiB took twice as
-// long as two threads need. Pieces are whole 4 KiB pages (but the last), at
-// least 1 MiB, so no two share a cache line and each is worth a command;
-// at most one per worker. Empty for size 0.
+// can run at once: one thread's memcpy is bound by the misses it keeps in
+// flight, not by memory bandwidth. Pieces are whole 4 KiB pages (but the
+// last), so no two share a cache line, at least 1 MiB, so each is worth a
+// command, and at most one per worker. Empty for size 0.
 std::vector<CopyPiece> copy_pieces(std::uint64_t size, unsigned workers);
 
 }  // namespace msprof::replay
