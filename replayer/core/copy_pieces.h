@@ -11,9 +11,10 @@ struct CopyPiece {
 
 // A copy of `size` bytes cut into pieces that `workers` threads of a device
 // can run at once: one thread's memcpy is bound by the misses it keeps in
-// flight, not by memory bandwidth. Pieces are whole 4 KiB pages (but the
-// last), so no two share a cache line, at least 1 MiB, so each is worth a
-// command, and at most one per worker. Empty for size 0.
+// flight, not by memory bandwidth. Pieces are whole 4 KiB pages, so no two
+// share a cache line, and at least 1 MiB, so each is worth a command (the
+// last one may be shorter on both counts); at most one per worker. Empty
+// for size 0.
 std::vector<CopyPiece> copy_pieces(std::uint64_t size, unsigned workers);
 
 }  // namespace msprof::replay

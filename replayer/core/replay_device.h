@@ -9,6 +9,7 @@
 #include "format/trace_range.h"
 #include "format/trace_reader.h"
 #include "replayer/core/range_plan.h"
+#include "replayer/core/replay_options.h"
 
 namespace msprof::replay {
 
@@ -78,8 +79,9 @@ class ReplayDevice {
   // How the cache was cleared, in words; empty when it never was.
   virtual std::string cache_clear_method() const { return ""; }
   // Where the device's worker threads ran, in words, for a device whose
-  // kernels run on host threads; empty for others.
-  virtual std::string thread_placement() const { return ""; }
+  // kernels run on host threads, against what `asked` requested; empty for
+  // others.
+  virtual std::string thread_placement(ThreadControl /*asked*/) const { return ""; }
 };
 
 }  // namespace msprof::replay

@@ -20,8 +20,9 @@ struct ReplayOptions {
   unsigned warm_up = 1;
   CacheControl cache_control = CacheControl::All;
   VerifyMode verify = VerifyMode::First;
-  // Applied by the device backend before the driver starts (see
-  // ReplayDevice::thread_placement); kept here for the result files.
+  // Applied before the driver loads, by the command line
+  // (opencl::request_thread_control); kept here for the result files and
+  // ReplayDevice::thread_placement.
   ThreadControl thread_control = ThreadControl::Pin;
   // Replaces the last-level cache size the device reports, for devices that
   // report nonsense and for tests that cannot afford the real size.

@@ -89,7 +89,7 @@ ReplayResult ReplaySession::run(const std::vector<SelectedRange>& selection) {
     result.ranges.push_back(replay_range(*selected.range, cache));
   }
   result.cache_clear = device_.cache_clear_method();
-  result.thread_placement = device_.thread_placement();
+  result.thread_placement = device_.thread_placement(options_.thread_control);
   result.notes = notes_;
   return result;
 }

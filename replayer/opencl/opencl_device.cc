@@ -95,10 +95,9 @@ CacheClearer& OpenClDevice::cache_clearer(std::uint64_t bytes) {
   return *clearer_;
 }
 
-std::string OpenClDevice::thread_placement() const {
+std::string OpenClDevice::thread_placement(ThreadControl asked) const {
   if (!entry_.cpu) return "";
-  return describe_thread_placement(thread_control_from_environment().value_or(ThreadControl::None),
-                                   observe_thread_pinning());
+  return describe_thread_placement(asked, observe_thread_pinning());
 }
 
 std::string OpenClDevice::cache_clear_method() const {

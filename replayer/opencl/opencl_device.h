@@ -27,9 +27,9 @@ class OpenClDevice : public ReplayDevice {
   // to make where ranges evict their own lines.
   void prepare_cache_clear(const CacheClearRequest& cache) override;
   std::string cache_clear_method() const override;
-  // As observed in this process, against what thread_control_from_environment
-  // says was asked (request_thread_control sets it).
-  std::string thread_placement() const override;
+  // As observed in this process (request_thread_control asks, before the
+  // driver loads).
+  std::string thread_placement(ThreadControl asked) const override;
 
   // Whether ranges clear the cache by evicting their own buffers line by
   // line (HostLineFlush): on a CPU device that works in place on host

@@ -274,19 +274,26 @@ cl_command_queue OpenClLoadedRange::queue(trace::CaptureId id) const {
 void OpenClLoadedRange::restore() {
   const cl_command_queue q = device_.restore_queue();
   const unsigned workers = device_.restore_workers();
-  for (const auto& [id, copy] : pristine_) {
-    for (const auto& piece : copy_pieces(buffer_sizes_.at(id), workers)) {
-      cl_check(clEnqueueCopyBuffer(q, copy.get(), mem(id), piece.offset, piece.offset, piece.size,
-                                   0, nullptr, nullptr),
-               "clEnqueueCopyBuffer");
+  try {
+    for (const auto& [id, copy] : pristine_) {
+      for (const auto& piece : copy_pieces(buffer_sizes_.at(id), workers)) {
+        cl_check(clEnqueueCopyBuffer(q, copy.get(), mem(id), piece.offset, piece.offset, piece.size,
+                                     0, nullptr, nullptr),
+                 "clEnqueueCopyBuffer");
+      }
     }
-  }
-  for (const auto& [id, bytes] : host_pristine_) {
-    for (const auto& piece : copy_pieces(bytes.size(), workers)) {
-      cl_check(clEnqueueWriteBuffer(q, mem(id), CL_FALSE, piece.offset, piece.size,
-                                    bytes.data() + piece.offset, 0, nullptr, nullptr),
-               "clEnqueueWriteBuffer");
+    for (const auto& [id, bytes] : host_pristine_) {
+      for (const auto& piece : copy_pieces(bytes.size(), workers)) {
+        cl_check(clEnqueueWriteBuffer(q, mem(id), CL_FALSE, piece.offset, piece.size,
+                                      bytes.data() + piece.offset, 0, nullptr, nullptr),
+                 "clEnqueueWriteBuffer");
+      }
     }
+  } catch (...) {
+    // The pieces already enqueued read host_pristine_ and write the
+    // buffers: they end before the range (and those bytes) can go.
+    clFinish(q);
+    throw;
   }
   cl_check(clFinish(q), "clFinish");
 }

@@ -1,5 +1,8 @@
 #include "replayer/opencl/worker_thread_placement.h"
 
+#include <sched.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -28,14 +31,27 @@ std::string allowed_cpus(const std::filesystem::path& status) {
 
 }  // namespace
 
+bool may_use_every_cpu() {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (::sched_getaffinity(0, sizeof allowed, &allowed) != 0) return false;
+  const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
+  if (online <= 0 || online > CPU_SETSIZE || CPU_COUNT(&allowed) != online) return false;
+  for (long cpu = 0; cpu < online; ++cpu) {
+    if (!CPU_ISSET(cpu, &allowed)) return false;
+  }
+  return true;
+}
+
 void request_thread_control(ThreadControl control) {
-  ::setenv(kPoclAffinity, control == ThreadControl::Pin ? "1" : "0", 1);
+  const bool pin = control == ThreadControl::Pin && may_use_every_cpu();
+  ::setenv(kPoclAffinity, pin ? "1" : "0", 1);
 }
 
 std::optional<ThreadControl> thread_control_from_environment() {
   const char* value = std::getenv(kPoclAffinity);
-  if (value == nullptr || *value == '\0') return std::nullopt;
-  return std::string_view(value) == "0" ? ThreadControl::None : ThreadControl::Pin;
+  if (value == nullptr) return std::nullopt;
+  return value[0] == '1' ? ThreadControl::Pin : ThreadControl::None;
 }
 
 bool names_one_cpu(std::string_view cpu_list) {
@@ -48,7 +64,7 @@ bool names_one_cpu(std::string_view cpu_list) {
 
 ThreadPinning observe_thread_pinning() {
   ThreadPinning observed;
-  observed.process_on_one_cpu = names_one_cpu(allowed_cpus("/proc/self/status"));
+  observed.may_use_every_cpu = may_use_every_cpu();
   std::error_code error;
   for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", error)) {
     if (names_one_cpu(allowed_cpus(task.path() / "status"))) ++observed.pinned_threads;
@@ -57,14 +73,17 @@ ThreadPinning observe_thread_pinning() {
 }
 
 std::string describe_thread_placement(ThreadControl asked, const ThreadPinning& observed) {
-  if (observed.process_on_one_cpu) return "every thread on the one CPU this process may use";
+  if (!observed.may_use_every_cpu) {
+    return "worker threads placed by the OS within the CPUs this process may use (taskset or "
+           "a cpuset): not pinned, as PoCL would pin them to CPUs 0 to n-1";
+  }
   if (observed.pinned_threads > 0) {
     return std::to_string(observed.pinned_threads) + " worker thread" +
            (observed.pinned_threads == 1 ? "" : "s") + " pinned one per core";
   }
   if (asked == ThreadControl::Pin) {
-    return "worker threads placed by the OS: the driver did not pin them (PoCL does, with "
-           "POCL_AFFINITY)";
+    return "worker threads placed by the OS: the driver did not pin them (only PoCL does, when "
+           "POCL_AFFINITY=1 is set before it loads)";
   }
   return "worker threads placed by the OS (thread control none)";
 }

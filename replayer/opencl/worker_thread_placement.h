@@ -17,29 +17,34 @@ namespace msprof::replay::opencl {
 // doubled at random, natively as in a replay. One worker pinned per core
 // does not move (bench/replay/README.md has the figures).
 //
+// PoCL pins worker i to CPU i whatever CPUs the process may use, and ends
+// the process when the OS refuses (a cpuset): pinning is asked for only
+// when this process may use every online CPU.
+bool may_use_every_cpu();
+
 // Asks the driver to pin its workers (PoCL reads POCL_AFFINITY when its
-// devices are first listed), or not to. Call it before the first OpenCL
-// call of the process: a driver already loaded keeps its threads as they are.
+// devices are first listed) where may_use_every_cpu(), or not to. Call it
+// before the first OpenCL call of the process: a driver already loaded
+// keeps its threads as they are.
 void request_thread_control(ThreadControl control);
 
-// What POCL_AFFINITY in the environment asks for, when it is set: the user
-// chose it before we were asked.
+// What POCL_AFFINITY in the environment asks for, when it is set, read as
+// PoCL reads it: pinning when it starts with '1'.
 std::optional<ThreadControl> thread_control_from_environment();
 
 // Whether a Cpus_allowed_list of /proc ("3", "0-1", "0,2-5") names exactly
 // one CPU.
 bool names_one_cpu(std::string_view cpu_list);
 
-// Threads of this process allowed on one CPU only, and whether the process
-// as a whole may run on more than one (else every thread is "pinned").
+// What /proc says of this process's threads.
 struct ThreadPinning {
-  std::size_t pinned_threads = 0;
-  bool process_on_one_cpu = false;
+  std::size_t pinned_threads = 0;  // allowed on one CPU only
+  bool may_use_every_cpu = true;   // else pinning was not asked for
 };
 ThreadPinning observe_thread_pinning();
 
 // The placement of a CPU device's workers in words, as observed; `asked` is
-// what was requested.
+// what the options requested.
 std::string describe_thread_placement(ThreadControl asked, const ThreadPinning& observed);
 
 }  // namespace msprof::replay::opencl

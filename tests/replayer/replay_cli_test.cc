@@ -8,6 +8,7 @@
 #include "format/trace_reader.h"
 #include "format/trace_version.h"
 #include "format/trace_writer.h"
+#include "replayer/opencl/worker_thread_placement.h"
 #include "tests/replayer/synthetic_trace.h"
 #include "tests/support/temp_dir.h"
 
@@ -140,11 +141,13 @@ TEST_CASE("--thread-control pins a CPU device's worker threads one per core, or 
   const std::string args = quoted(dir / "t.fb") + kFast + " --include range1 --format json";
   const Run devices = replay("--list-devices");
   // Pinning is PoCL's (POCL_AFFINITY); on a one-CPU host every thread is
-  // "pinned" and there is nothing to tell apart.
+  // "pinned" and there is nothing to tell apart, and a test run itself
+  // restricted to some CPUs is never pinned.
   const bool pocl_cpu =
       devices.out.rfind("0  pthread-", 0) == 0 || devices.out.rfind("0  cpu-", 0) == 0;
-  if (!pocl_cpu || std::thread::hardware_concurrency() < 2) {
-    MESSAGE("device 0 is not a PoCL CPU device on a host of several CPUs: not checked");
+  if (!pocl_cpu || std::thread::hardware_concurrency() < 2 ||
+      !msprof::replay::opencl::may_use_every_cpu()) {
+    MESSAGE("device 0 is not a PoCL CPU device on a host of several CPUs all ours: not checked");
     return;
   }
   const Run pinned = replay(args + " --output " + quoted(dir / "a"));
@@ -152,7 +155,6 @@ TEST_CASE("--thread-control pins a CPU device's worker threads one per core, or 
   const auto [control, placement] = thread_fields(pinned.out);
   CHECK(control == "pin");
   CHECK(placement.find("pinned one per core") != std::string::npos);
-  CHECK(placement.find(" 0 worker") == std::string::npos);
   const Run table =
       replay(quoted(dir / "t.fb") + kFast + " --include range1 --output " + quoted(dir / "b"));
   CHECK(table.out.find("\ndevice threads: ") != std::string::npos);
@@ -177,6 +179,26 @@ TEST_CASE("--thread-control pins a CPU device's worker threads one per core, or 
                                   overridden.out, overridden.err);
   REQUIRE(overridden.status == 0);
   CHECK(thread_fields(overridden.out).second.find("pinned one per core") != std::string::npos);
+  // Read as PoCL reads it: only a leading '1' asks for pinning.
+  Run not_one;
+  not_one.status =
+      run_command("POCL_AFFINITY=yes " + kReplay + " " + args + " --output " + quoted(dir / "f"),
+                  not_one.out, not_one.err);
+  REQUIRE(not_one.status == 0);
+  CHECK(thread_fields(not_one.out).first == "none");
+
+  // PoCL would pin its workers to CPUs 0 to n-1 even where the process may
+  // not run (and end it where a cpuset refuses): restricted, nothing is
+  // pinned, and the result says why.
+  Run restricted;
+  restricted.status =
+      run_command("taskset -c 1 " + kReplay + " " + args + " --output " + quoted(dir / "g"),
+                  restricted.out, restricted.err);
+  INFO(restricted.err);
+  REQUIRE(restricted.status == 0);
+  const auto [asked, where] = thread_fields(restricted.out);
+  CHECK(asked == "pin");
+  CHECK(where.find("taskset or a cpuset") != std::string::npos);
 }
 
 TEST_CASE("--list prints the ranges and their statuses") {

@@ -36,7 +36,8 @@ Range range_named(const std::string& name, RangeStatus status = RangeStatus::Com
 
 }  // namespace
 
-TEST_CASE("a restore is cut into whole-page pieces, one per worker, none under 1 MiB") {
+TEST_CASE(
+    "a restore is cut into whole-page pieces, one per worker, none but the last under 1 MiB") {
   const auto check_cover = [](const std::vector<CopyPiece>& pieces, std::uint64_t size) {
     std::uint64_t next = 0;
     for (const auto& p : pieces) {
