@@ -27,9 +27,11 @@ struct Run {
   std::string out, err;
 };
 
-Run replay(const std::string& args) {
+// `prefix` goes before the command: variables for its environment, or a
+// command that runs it (taskset).
+Run replay(const std::string& args, const std::string& prefix = "") {
   Run r;
-  r.status = run_command(kReplay + " " + args, r.out, r.err);
+  r.status = run_command(prefix + kReplay + " " + args, r.out, r.err);
   return r;
 }
 
@@ -167,33 +169,22 @@ TEST_CASE("--thread-control pins a CPU device's worker threads one per core, or 
 
   // What the user's environment says stands when the option is not given,
   // and the option overrides it.
-  Run from_env;
-  from_env.status =
-      run_command("POCL_AFFINITY=0 " + kReplay + " " + args + " --output " + quoted(dir / "d"),
-                  from_env.out, from_env.err);
+  const Run from_env = replay(args + " --output " + quoted(dir / "d"), "POCL_AFFINITY=0 ");
   REQUIRE(from_env.status == 0);
   CHECK(thread_fields(from_env.out).first == "none");
-  Run overridden;
-  overridden.status = run_command("POCL_AFFINITY=0 " + kReplay + " " + args +
-                                      " --thread-control pin --output " + quoted(dir / "e"),
-                                  overridden.out, overridden.err);
+  const Run overridden =
+      replay(args + " --thread-control pin --output " + quoted(dir / "e"), "POCL_AFFINITY=0 ");
   REQUIRE(overridden.status == 0);
   CHECK(thread_fields(overridden.out).second.find("pinned one per core") != std::string::npos);
   // Read as PoCL reads it: only a leading '1' asks for pinning.
-  Run not_one;
-  not_one.status =
-      run_command("POCL_AFFINITY=yes " + kReplay + " " + args + " --output " + quoted(dir / "f"),
-                  not_one.out, not_one.err);
+  const Run not_one = replay(args + " --output " + quoted(dir / "f"), "POCL_AFFINITY=yes ");
   REQUIRE(not_one.status == 0);
   CHECK(thread_fields(not_one.out).first == "none");
 
   // PoCL would pin its workers to CPUs 0 to n-1 even where the process may
   // not run (and end it where a cpuset refuses): restricted, nothing is
   // pinned, and the result says why.
-  Run restricted;
-  restricted.status =
-      run_command("taskset -c 1 " + kReplay + " " + args + " --output " + quoted(dir / "g"),
-                  restricted.out, restricted.err);
+  const Run restricted = replay(args + " --output " + quoted(dir / "g"), "taskset -c 1 ");
   INFO(restricted.err);
   REQUIRE(restricted.status == 0);
   const auto [asked, where] = thread_fields(restricted.out);
