@@ -262,11 +262,8 @@ int main(int argc, char** argv) {
     const double copy_us = memcpy_us(r.restored_bytes);
     const double overhead = r.restore_us.median + r.wall_us.median - r.kernel_sum_us.median;
     bool ok = r.verification.status == replay::VerificationStatus::BitExact;
-    if (devices[0].cpu) {
-      std::printf(
-          "device threads: %s\n",
-          opencl::describe_thread_placement(threads, opencl::observe_thread_pinning()).c_str());
-    }
+    if (const auto placement = device.thread_placement(threads); !placement.empty())
+      std::printf("device threads: %s\n", placement.c_str());
     std::printf("trace %.0f MiB, restored %.0f MiB per pass, verification %s\n",
                 4.0 * kElements * 4 / (1 << 20), static_cast<double>(r.restored_bytes) / (1 << 20),
                 std::string(replay::verification_status_name(r.verification.status)).c_str());

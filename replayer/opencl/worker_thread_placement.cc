@@ -5,7 +5,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <system_error>
 
@@ -15,26 +14,18 @@ namespace {
 
 constexpr const char* kPoclAffinity = "POCL_AFFINITY";
 
-// The Cpus_allowed_list line of a /proc status file; empty when unreadable
-// (a thread that ended while we looked).
-std::string allowed_cpus(const std::filesystem::path& status) {
-  std::ifstream in(status);
-  std::string line;
-  constexpr std::string_view key = "Cpus_allowed_list:";
-  while (std::getline(in, line)) {
-    if (line.rfind(key, 0) != 0) continue;
-    const auto begin = line.find_first_not_of(" \t", key.size());
-    return begin == std::string::npos ? "" : line.substr(begin);
-  }
-  return "";
+// The CPUs thread `tid` may run on (0: the calling thread); false when it
+// cannot be read (a thread that ended while we looked).
+bool allowed_cpus(pid_t tid, cpu_set_t& allowed) {
+  CPU_ZERO(&allowed);
+  return ::sched_getaffinity(tid, sizeof allowed, &allowed) == 0;
 }
 
 }  // namespace
 
 bool may_use_every_cpu() {
   cpu_set_t allowed;
-  CPU_ZERO(&allowed);
-  if (::sched_getaffinity(0, sizeof allowed, &allowed) != 0) return false;
+  if (!allowed_cpus(0, allowed)) return false;
   const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
   if (online <= 0 || online > CPU_SETSIZE || CPU_COUNT(&allowed) != online) return false;
   for (long cpu = 0; cpu < online; ++cpu) {
@@ -54,20 +45,16 @@ std::optional<ThreadControl> thread_control_from_environment() {
   return value[0] == '1' ? ThreadControl::Pin : ThreadControl::None;
 }
 
-bool names_one_cpu(std::string_view cpu_list) {
-  if (cpu_list.empty()) return false;
-  for (const char c : cpu_list) {
-    if (c < '0' || c > '9') return false;
-  }
-  return true;
-}
-
 ThreadPinning observe_thread_pinning() {
   ThreadPinning observed;
   observed.may_use_every_cpu = may_use_every_cpu();
   std::error_code error;
   for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", error)) {
-    if (names_one_cpu(allowed_cpus(task.path() / "status"))) ++observed.pinned_threads;
+    cpu_set_t allowed;
+    const auto tid = static_cast<pid_t>(std::strtol(task.path().filename().c_str(), nullptr, 10));
+    if (tid > 0 && allowed_cpus(tid, allowed) && CPU_COUNT(&allowed) == 1) {
+      ++observed.pinned_threads;
+    }
   }
   return observed;
 }

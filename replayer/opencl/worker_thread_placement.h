@@ -3,7 +3,6 @@
 #include <cstddef>
 #include <optional>
 #include <string>
-#include <string_view>
 
 #include "replayer/core/replay_options.h"
 
@@ -32,11 +31,7 @@ void request_thread_control(ThreadControl control);
 // PoCL reads it: pinning when it starts with '1'.
 std::optional<ThreadControl> thread_control_from_environment();
 
-// Whether a Cpus_allowed_list of /proc ("3", "0-1", "0,2-5") names exactly
-// one CPU.
-bool names_one_cpu(std::string_view cpu_list);
-
-// What /proc says of this process's threads.
+// What the OS says of this process's threads (listed in /proc/self/task).
 struct ThreadPinning {
   std::size_t pinned_threads = 0;  // allowed on one CPU only
   bool may_use_every_cpu = true;   // else pinning was not asked for

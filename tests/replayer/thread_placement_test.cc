@@ -1,21 +1,48 @@
 #include <doctest/doctest.h>
 
+#include <pthread.h>
+#include <sched.h>
+
+#include <condition_variable>
 #include <cstdlib>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "replayer/opencl/worker_thread_placement.h"
 
 using namespace msprof::replay;
 using namespace msprof::replay::opencl;
 
-TEST_CASE("a /proc CPU list names one CPU only when it is a single number") {
-  CHECK(names_one_cpu("0"));
-  CHECK(names_one_cpu("17"));
-  CHECK_FALSE(names_one_cpu("0-1"));
-  CHECK_FALSE(names_one_cpu("0,2"));
-  CHECK_FALSE(names_one_cpu("0-3,8-11"));
-  CHECK_FALSE(names_one_cpu(""));
+TEST_CASE("a thread allowed on one CPU only is counted as pinned, and not before") {
+  const std::size_t before = observe_thread_pinning().pinned_threads;
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool pinned = false, done = false;
+  bool set = false;
+  std::thread worker([&] {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(static_cast<int>(::sched_getcpu()), &one);
+    std::unique_lock lock(mutex);
+    set = ::pthread_setaffinity_np(::pthread_self(), sizeof one, &one) == 0;
+    pinned = true;
+    changed.notify_all();
+    changed.wait(lock, [&] { return done; });
+  });
+  {
+    std::unique_lock lock(mutex);
+    changed.wait(lock, [&] { return pinned; });
+  }
+  REQUIRE(set);
+  CHECK(observe_thread_pinning().pinned_threads == before + 1);
+  {
+    std::lock_guard lock(mutex);
+    done = true;
+  }
+  changed.notify_all();
+  worker.join();
 }
 
 TEST_CASE("the placement says what was observed, and why nothing was pinned") {
