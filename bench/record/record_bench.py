@@ -14,7 +14,9 @@ second of added time, and trace size / captured bytes; then every round's
 pair of times and the median of the paired ratios (each recorded run against
 the plain run of its round), the wall-time figure least moved by the
 machine's drift, against the target (1.3 for 64 MiB, 1.1 for 1 MiB); and the
-CPU seconds (user + system) recording adds.
+CPU seconds (user + system) recording adds, and the time the program's own
+threads spent in the recorder (the launcher's summary). Each recorded run writes a new
+trace: the previous round's is removed before it, untimed.
 Then the cost of ranges that are never captured again: the same work with
 every range executed 20 times, with and without mstx annotations, recorded
 against plain.
@@ -81,8 +83,13 @@ def add_case(name, plains, recs, trace, target, rows, pairs):
     # wall-time drift of a shared host moves much less.
     cpu_added = median([r[3] for r in recs]) - median([p[3] for p in plains])
     cpu_ratio = median([r[3] for r in recs]) / median([p[3] for p in plains])
+    # What the launcher reports the program's own threads spent in the
+    # recorder (snapshot buffers, device reads, records): the part of the
+    # cost no other core can take.
+    blocked = [re.search(r"([\d.]+) ms spent capturing in the program", r[2]) for r in recs]
+    blocked_ms = median([float(b.group(1)) for b in blocked]) if all(blocked) else float("nan")
     pairs.append((name, [p[0] for p in plains], [r[0] for r in recs], paired, cpu_added, cpu_ratio,
-                  target))
+                  target, blocked_ms))
     rows.append((f"{name} x 3 buffers x 8 ranges", plain[0], rec[0], rec[0] / plain[0],
                  median([r[0] for r in recs]) / median([r[0] for r in plains]),
                  min(work(r) for r in recs) / min(work(r) for r in plains),
@@ -129,6 +136,11 @@ def main():
                     continue
                 out = os.path.join(tmp, f"bench{i}.fb")
                 _, tool, extra = configs[i]
+                # The last round's trace goes first, untimed: replacing it
+                # (-f) would time the filesystem freeing it, 9 ms for the
+                # 1 MiB case's 39 MiB on this VM's ext4, not the recording.
+                if os.path.exists(out):
+                    os.remove(out)
                 recs[i].append(run([tool, "-f", "-o", out] + extra + ["--"] + wl))
         for i, (label, _, _) in enumerate(configs):
             out = os.path.join(tmp, f"bench{i}.fb")
@@ -140,7 +152,7 @@ def main():
               f"{r[6]:21.0f} {r[7]:15.3f}")
 
     print("\nround by round (plain s / recorded s), and the median of the paired ratios:")
-    for name, p, r, paired, _, _, target in pairs:
+    for name, p, r, paired, _, _, target, _ in pairs:
         rounds = ", ".join(f"{a:.2f}/{b:.2f}" for a, b in zip(p, r))
         median = paired[len(paired) // 2]
         if target is None:
@@ -150,8 +162,11 @@ def main():
         print(f"  {name}: {rounds}; paired ratios {', '.join(f'{x:.2f}' for x in paired)};"
               f" median {median:.2f}, {verdict}")
     print("\nCPU (user + system, all processes), medians: what recording adds")
-    for name, _, _, _, added, ratio, _ in pairs:
+    for name, _, _, _, added, ratio, _, _ in pairs:
         print(f"  {name}: {added:+.2f} CPU s, recorded / plain {ratio:.2f}")
+    print("\ntime the program's threads spent in the recorder (its summary), median")
+    for name, _, _, _, _, _, _, blocked_ms in pairs:
+        print(f"  {name}: {blocked_ms:.1f} ms")
 
     # Ranges never captured again: 20 repeats, the work alone (work_s).
     wl = ["python3", workload, "--mib", "1", "--ranges", "8", "--repeat", "20"]
