@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "recorder/core/capture_description.h"
+#include "recorder/core/capture_timer.h"
 
 namespace msprof::record {
 namespace {
@@ -125,6 +126,7 @@ std::uint64_t CaptureSession::range_start(std::string_view domain, std::string_v
       ignored->range.status_reason = start.reason;
       complete_range_locked(std::move(ignored));
     } else if (start.action == RangeTracker::Action::Capture) {
+      CaptureTimer timer(*this);
       current_ = std::make_unique<RangeCapture>();
       current_id_ = start.id;
       auto& range = current_->range;
@@ -156,8 +158,12 @@ void CaptureSession::range_end(std::string_view, std::uint64_t id) noexcept {
     capturing_.store(false, std::memory_order_release);
     auto capture = std::move(current_);
     capture->range.end_ns = wall_ns();
-    if (backend_ != nullptr) backend_->finish_range(*capture, config_.final_state);
-    complete_range_locked(std::move(capture));
+    {
+      // The final state's snapshots are taken here, on the program's thread.
+      CaptureTimer timer(*this);
+      if (backend_ != nullptr) backend_->finish_range(*capture, config_.final_state);
+      complete_range_locked(std::move(capture));
+    }
     if (config_.kill && tracker_.all_included_captured()) {
       closed_ = true;
       pipeline_->drain();
