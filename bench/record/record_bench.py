@@ -15,7 +15,8 @@ pair of times and the median of the paired ratios (each recorded run against
 the plain run of its round), the wall-time figure least moved by the
 machine's drift, against the target (1.3 for 64 MiB, 1.1 for 1 MiB); and the
 CPU seconds (user + system) recording adds, and the time the program's own
-threads spent in the recorder (the launcher's summary). Each recorded run writes a new
+threads spent in the recorder (the launcher's summary; a snapshot that
+waits for room under --memory-bound waits there). Each recorded run writes a new
 trace: the previous round's is removed before it, untimed.
 Then the cost of ranges that are never captured again: the same work with
 every range executed 20 times, with and without mstx annotations, recorded
@@ -164,7 +165,8 @@ def main():
     print("\nCPU (user + system, all processes), medians: what recording adds")
     for name, _, _, _, added, ratio, _, _ in pairs:
         print(f"  {name}: {added:+.2f} CPU s, recorded / plain {ratio:.2f}")
-    print("\ntime the program's threads spent in the recorder (its summary), median")
+    print("\ntime the program's threads spent in the recorder (its summary: waits for room under"
+          " --memory-bound included), median")
     for name, _, _, _, _, _, _, blocked_ms in pairs:
         print(f"  {name}: {blocked_ms:.1f} ms")
 
