@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <vector>
@@ -24,6 +25,9 @@ class CaptureBackend {
   // The range can no longer be finished on the device (program exit): drop
   // what it holds without calling the device.
   virtual void abandon_range(RangeCapture& capture) = 0;
+  // The sizes of the buffers a range could snapshot now (each root buffer
+  // alive), in no particular order.
+  virtual std::vector<std::uint64_t> buffer_sizes() = 0;
   // The devices seen so far, in index order.
   virtual std::vector<trace::DeviceInfo> devices() = 0;
 };

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "format/trace_writer.h"
+#include "recorder/core/buffer_preparer.h"
 
 namespace msprof::record {
 
@@ -26,7 +27,8 @@ class SnapshotPipeline {
   using BlobSlot = std::shared_ptr<trace::BlobRef>;  // filled in by the worker
   using Task = std::function<void(trace::TraceWriter&)>;
 
-  SnapshotPipeline(trace::TraceWriter& writer, std::uint64_t memory_bound, bool progress);
+  SnapshotPipeline(trace::TraceWriter& writer, std::uint64_t memory_bound, bool progress,
+                   BufferPreparer::Priority preparer_priority = BufferPreparer::Priority::Idle);
   ~SnapshotPipeline();
   SnapshotPipeline(const SnapshotPipeline&) = delete;
   SnapshotPipeline& operator=(const SnapshotPipeline&) = delete;
@@ -44,6 +46,11 @@ class SnapshotPipeline {
   // A snapshot whose bytes are still arriving (an asynchronous device read):
   // the worker calls `arrived` first, which waits for them or throws.
   BlobSlot snapshot(std::vector<std::byte> bytes, std::function<void()> arrived);
+  // Buffers of these sizes (a range that starts: the sizes of the buffers
+  // it may snapshot), faulted in ahead by BufferPreparer as far as the
+  // memory bound leaves room; what kept buffers and snapshots in flight
+  // (which come back for reuse) already cover is not prepared again.
+  void prepare(std::vector<std::uint64_t> sizes);
   // Runs after every snapshot handed over before it.
   void run(Task task);
   // Waits until everything handed over is done and every buffer the writer
@@ -54,6 +61,10 @@ class SnapshotPipeline {
   std::uint64_t bytes_captured() const;
   // Capacity of the buffers kept for reuse.
   std::uint64_t kept_bytes() const;
+  // Capacity asked of the preparer and not yet taken, and how many of
+  // those buffers are faulted in and ready.
+  std::uint64_t prepared_bytes() const;
+  std::size_t prepared_ready() const;
 
  private:
   struct Item {
@@ -74,6 +85,9 @@ class SnapshotPipeline {
   // A snapshot's buffer, back from the writer that read it in place; on
   // the writer's threads.
   void give_back(std::vector<std::byte> bytes) noexcept;
+  // Faulted-in buffers the preparer no longer offers, kept like recycled
+  // ones where the bound leaves room. Called with mutex_ held.
+  void keep_prepared_locked(std::vector<std::vector<std::byte>> buffers);
 
   trace::TraceWriter& writer_;
   const std::uint64_t memory_bound_;
@@ -86,6 +100,7 @@ class SnapshotPipeline {
   std::uint64_t bytes_captured_ = 0;
   std::vector<std::vector<std::byte>> free_buffers_;
   std::uint64_t free_bytes_ = 0;  // capacity of free_buffers_
+  BufferPreparer preparer_;       // used with mutex_ held
   bool stopping_ = false;
   bool progress_shown_ = false;
   std::string error_;

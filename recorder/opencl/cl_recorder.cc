@@ -77,6 +77,14 @@ void ClRecorder::snapshot_root(RangeCapture& capture, cl_command_queue queue, cl
   capture.initial.emplace_back(info.id, snapshot_when_read(std::move(bytes), read));
 }
 
+std::vector<std::uint64_t> ClRecorder::buffer_sizes() {
+  std::vector<std::uint64_t> sizes;
+  for (const auto& [mem, info] : objects_.buffers) {
+    if (info.parent == nullptr) sizes.push_back(info.size);
+  }
+  return sizes;
+}
+
 bool ClRecorder::in_order(cl_command_queue queue) const {
   return (objects_.queues.at(queue).asked & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
 }

@@ -53,6 +53,7 @@ class ClRecorder final : public CaptureBackend {
   void finish_range(RangeCapture& capture, bool final_state) override;
   void abandon_range(RangeCapture& capture) override;
   std::vector<trace::DeviceInfo> devices() override { return objects_.device_infos; }
+  std::vector<std::uint64_t> buffer_sizes() override;
 
  private:
   void snapshot_root(RangeCapture& capture, cl_command_queue queue, cl_mem root, cl_uint num_wait,

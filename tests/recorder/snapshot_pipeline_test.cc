@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstring>
 #include <future>
+#include <thread>
 #include <vector>
 
 #include "format/trace_reader.h"
@@ -11,6 +12,7 @@
 #include "recorder/core/snapshot_pipeline.h"
 #include "tests/support/temp_dir.h"
 
+using msprof::record::BufferPreparer;
 using msprof::record::SnapshotPipeline;
 using msprof::test::TempDir;
 
@@ -140,5 +142,87 @@ TEST_CASE("at the bound, a new snapshot buffer waits for one coming back instead
   const auto reused = next.get();
   CHECK(reused.data() == a_data);
   second_read.set_value();
+  pipeline.drain();
+}
+
+namespace {
+
+bool wait_prepared(const SnapshotPipeline& pipeline, std::size_t count) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (pipeline.prepared_ready() < count) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("buffers prepared ahead are what snapshots get, and keep their bytes") {
+  TempDir dir;
+  msprof::trace::TraceWriter writer(dir / "t.fb");
+  SnapshotPipeline pipeline(writer, 256 * kMiB, false, BufferPreparer::Priority::Normal);
+  pipeline.prepare({4 * kMiB, 4 * kMiB, 2 * kMiB});
+  CHECK(pipeline.prepared_bytes() == 10 * kMiB);
+  REQUIRE(wait_prepared(pipeline, 3));
+  // Taken from the prepared ones (no kept buffer exists yet), best fit.
+  auto small = filled(pipeline, 2 * kMiB, std::byte{7});
+  CHECK(pipeline.prepared_bytes() == 8 * kMiB);
+  auto large = filled(pipeline, 3 * kMiB, std::byte{8});
+  CHECK(large.size() == 3 * kMiB);
+  CHECK(large.capacity() == 4 * kMiB);
+  CHECK(pipeline.prepared_bytes() == 4 * kMiB);
+  const auto slot_small = pipeline.snapshot(std::move(small));
+  const auto slot_large = pipeline.snapshot(std::move(large));
+  pipeline.drain();
+  // Draining ends the preparation: the one not taken is kept.
+  CHECK(pipeline.prepared_bytes() == 0);
+  CHECK(pipeline.kept_bytes() == 10 * kMiB);
+  writer.close();
+
+  msprof::trace::TraceReader reader(dir / "t.fb");
+  const auto a = reader.read_blob(*slot_small);
+  const auto b = reader.read_blob(*slot_large);
+  REQUIRE(a.size() == 2 * kMiB);
+  REQUIRE(b.size() == 3 * kMiB);
+  CHECK(std::all_of(a.begin(), a.end(), [](std::byte x) { return x == std::byte{7}; }));
+  CHECK(std::all_of(b.begin(), b.end(), [](std::byte x) { return x == std::byte{8}; }));
+}
+
+TEST_CASE("preparation takes at most a sixteenth of the memory bound") {
+  TempDir dir;
+  msprof::trace::TraceWriter writer(dir / "t.fb");
+  SnapshotPipeline pipeline(writer, 256 * kMiB, false, BufferPreparer::Priority::Normal);
+  // 16 MiB of the 256: two of the three.
+  pipeline.prepare({8 * kMiB, 8 * kMiB, 8 * kMiB});
+  CHECK(pipeline.prepared_bytes() == 16 * kMiB);
+  // None of these fits at all.
+  pipeline.prepare({17 * kMiB, 64 * kMiB});
+  CHECK(pipeline.prepared_bytes() == 0);
+  pipeline.drain();
+}
+
+TEST_CASE("preparation skips what kept buffers and snapshots in flight cover") {
+  TempDir dir;
+  msprof::trace::TraceWriter writer(dir / "t.fb");
+  SnapshotPipeline pipeline(writer, 256 * kMiB, false, BufferPreparer::Priority::Normal);
+  pipeline.snapshot(filled(pipeline, 4 * kMiB, std::byte{1}));
+  pipeline.drain();
+  REQUIRE(pipeline.kept_bytes() == 4 * kMiB);
+  // The kept buffer fits one of the two.
+  pipeline.prepare({4 * kMiB, 4 * kMiB});
+  CHECK(pipeline.prepared_bytes() == 4 * kMiB);
+  pipeline.drain();
+
+  // A snapshot still arriving comes back for a later one: with 8 MiB in
+  // flight, 18 MiB asked for (larger than any kept buffer) is covered to
+  // 10 MiB; the smallest first, 6 MiB fits in it, 12 MiB more not.
+  std::promise<void> read;
+  const auto done = read.get_future().share();
+  pipeline.snapshot(filled(pipeline, 8 * kMiB, std::byte{2}), [done] { done.wait(); });
+  REQUIRE(pipeline.kept_bytes() <= 8 * kMiB);
+  pipeline.prepare({12 * kMiB, 6 * kMiB});
+  CHECK(pipeline.prepared_bytes() == 6 * kMiB);
+  read.set_value();
   pipeline.drain();
 }
