@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "recorder/core/buffer_preparer.h"
+#include "tests/support/eventually.h"
 
 using msprof::record::BufferPreparer;
 
@@ -19,15 +20,8 @@ namespace {
 
 constexpr std::uint64_t kMiB = 1ull << 20;
 
-// Polls, since the thread runs on its own time; a long limit, since the
-// test machine may be busy.
 bool wait_ready(const BufferPreparer& p, std::size_t count) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (p.ready_count() < count) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return true;
+  return msprof::test::eventually([&] { return p.ready_count() >= count; });
 }
 
 // Whether every page of the bytes is in memory, without touching them.
@@ -101,17 +95,15 @@ TEST_CASE("cancelled preparations, picked up or not, are freed once the thread l
 TEST_CASE("the preparer's thread runs only on idle CPU (SCHED_IDLE)") {
   BufferPreparer preparer;
   // Named and lowered by the thread itself: wait until it has done both.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  bool idle = false;
-  while (!idle && std::chrono::steady_clock::now() < deadline) {
+  const auto lowered = [] {
     for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
       std::string comm;
       std::getline(std::ifstream(task.path() / "comm"), comm);
       if (comm != "msprof-prepare") continue;
       const pid_t tid = std::stoi(task.path().filename().string());
-      if (::sched_getscheduler(tid) == SCHED_IDLE) idle = true;
+      if (::sched_getscheduler(tid) == SCHED_IDLE) return true;
     }
-    if (!idle) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  CHECK(idle);
+    return false;
+  };
+  CHECK(msprof::test::eventually(lowered));
 }

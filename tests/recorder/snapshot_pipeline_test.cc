@@ -10,6 +10,7 @@
 #include "format/trace_reader.h"
 #include "format/trace_writer.h"
 #include "recorder/core/snapshot_pipeline.h"
+#include "tests/support/eventually.h"
 #include "tests/support/temp_dir.h"
 
 using msprof::record::BufferPreparer;
@@ -24,6 +25,14 @@ std::vector<std::byte> filled(SnapshotPipeline& pipeline, std::size_t size, std:
   auto bytes = pipeline.buffer(size);
   std::memset(bytes.data(), static_cast<int>(value), bytes.size());
   return bytes;
+}
+
+// Whether the blob behind `slot` is `size` bytes, each of them `value`.
+bool blob_is(const msprof::trace::TraceReader& reader, const SnapshotPipeline::BlobSlot& slot,
+             std::uint64_t size, std::byte value) {
+  const auto blob = reader.read_blob(*slot);
+  return blob.size() == size &&
+         std::all_of(blob.begin(), blob.end(), [&](std::byte b) { return b == value; });
 }
 
 }  // namespace
@@ -52,15 +61,9 @@ TEST_CASE("snapshot buffers are recycled, and every snapshot keeps its own bytes
   writer.close();
 
   msprof::trace::TraceReader reader(dir / "t.fb");
-  const std::pair<const std::shared_ptr<msprof::trace::BlobRef>*, std::byte> expected[] = {
-      {&slot1, std::byte{1}}, {&slot2, std::byte{2}}, {&slot3, std::byte{3}}};
-  const std::uint64_t sizes[] = {4 * kMiB, 3 * kMiB, 5 * kMiB};
-  for (std::size_t i = 0; i < 3; ++i) {
-    const auto& [slot, value] = expected[i];
-    const auto blob = reader.read_blob(**slot);
-    REQUIRE(blob.size() == sizes[i]);
-    CHECK(std::all_of(blob.begin(), blob.end(), [&](std::byte b) { return b == value; }));
-  }
+  CHECK(blob_is(reader, slot1, 4 * kMiB, std::byte{1}));
+  CHECK(blob_is(reader, slot2, 3 * kMiB, std::byte{2}));
+  CHECK(blob_is(reader, slot3, 5 * kMiB, std::byte{3}));
 }
 
 TEST_CASE("the program's own bytes are copied into a recycled buffer, not a fresh one each time") {
@@ -81,12 +84,8 @@ TEST_CASE("the program's own bytes are copied into a recycled buffer, not a fres
   writer.close();
 
   msprof::trace::TraceReader reader(dir / "t.fb");
-  const auto first = reader.read_blob(*slot1);
-  const auto second = reader.read_blob(*slot2);
-  REQUIRE(first.size() == 8 * kMiB);
-  REQUIRE(second.size() == 8 * kMiB);
-  CHECK(std::all_of(first.begin(), first.end(), [](std::byte b) { return b == std::byte{5}; }));
-  CHECK(std::all_of(second.begin(), second.end(), [](std::byte b) { return b == std::byte{6}; }));
+  CHECK(blob_is(reader, slot1, 8 * kMiB, std::byte{5}));
+  CHECK(blob_is(reader, slot2, 8 * kMiB, std::byte{6}));
 }
 
 TEST_CASE("kept buffers and snapshots in flight stay within the memory bound") {
@@ -148,12 +147,7 @@ TEST_CASE("at the bound, a new snapshot buffer waits for one coming back instead
 namespace {
 
 bool wait_prepared(const SnapshotPipeline& pipeline, std::size_t count) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (pipeline.prepared_ready() < count) {
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return true;
+  return msprof::test::eventually([&] { return pipeline.prepared_ready() >= count; });
 }
 
 }  // namespace
@@ -181,12 +175,8 @@ TEST_CASE("buffers prepared ahead are what snapshots get, and keep their bytes")
   writer.close();
 
   msprof::trace::TraceReader reader(dir / "t.fb");
-  const auto a = reader.read_blob(*slot_small);
-  const auto b = reader.read_blob(*slot_large);
-  REQUIRE(a.size() == 2 * kMiB);
-  REQUIRE(b.size() == 3 * kMiB);
-  CHECK(std::all_of(a.begin(), a.end(), [](std::byte x) { return x == std::byte{7}; }));
-  CHECK(std::all_of(b.begin(), b.end(), [](std::byte x) { return x == std::byte{8}; }));
+  CHECK(blob_is(reader, slot_small, 2 * kMiB, std::byte{7}));
+  CHECK(blob_is(reader, slot_large, 3 * kMiB, std::byte{8}));
 }
 
 TEST_CASE("preparation takes at most a sixteenth of the memory bound") {
