@@ -46,10 +46,12 @@ class SnapshotPipeline {
   // A snapshot whose bytes are still arriving (an asynchronous device read):
   // the worker calls `arrived` first, which waits for them or throws.
   BlobSlot snapshot(std::vector<std::byte> bytes, std::function<void()> arrived);
-  // Buffers of these sizes (a range that starts: the sizes of the buffers
-  // it may snapshot), faulted in ahead by BufferPreparer as far as the
-  // memory bound leaves room; what kept buffers and snapshots in flight
-  // (which come back for reuse) already cover is not prepared again.
+  // A range starts: buffers for its snapshots are faulted in ahead by
+  // BufferPreparer, of the sizes the last range asked for, or of `sizes`
+  // (those of every buffer it could snapshot) for the first, as far as a
+  // share of the memory bound leaves room; what kept buffers and snapshots
+  // in flight (which come back for reuse) already cover is not prepared
+  // again.
   void prepare(std::vector<std::uint64_t> sizes);
   // Runs after every snapshot handed over before it.
   void run(Task task);
@@ -101,6 +103,9 @@ class SnapshotPipeline {
   std::vector<std::vector<std::byte>> free_buffers_;
   std::uint64_t free_bytes_ = 0;  // capacity of free_buffers_
   BufferPreparer preparer_;       // used with mutex_ held
+  // Sizes of the buffers asked for since the last prepare(): what the next
+  // range is likely to need.
+  std::vector<std::uint64_t> asked_;
   bool stopping_ = false;
   bool progress_shown_ = false;
   std::string error_;

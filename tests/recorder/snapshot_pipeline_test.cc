@@ -192,27 +192,46 @@ TEST_CASE("preparation takes at most a sixteenth of the memory bound") {
   pipeline.drain();
 }
 
-TEST_CASE("preparation skips what kept buffers and snapshots in flight cover") {
+TEST_CASE("a range is prepared for what the last one asked for, less what kept buffers fit") {
   TempDir dir;
   msprof::trace::TraceWriter writer(dir / "t.fb");
   SnapshotPipeline pipeline(writer, 256 * kMiB, false, BufferPreparer::Priority::Normal);
   pipeline.snapshot(filled(pipeline, 4 * kMiB, std::byte{1}));
+  pipeline.snapshot(filled(pipeline, 2 * kMiB, std::byte{2}));
   pipeline.drain();
-  REQUIRE(pipeline.kept_bytes() == 4 * kMiB);
-  // The kept buffer fits one of the two.
-  pipeline.prepare({4 * kMiB, 4 * kMiB});
-  CHECK(pipeline.prepared_bytes() == 4 * kMiB);
+  REQUIRE(pipeline.kept_bytes() == 6 * kMiB);
+  // That range asked for 4 and 2 MiB, which the kept buffers fit: nothing
+  // to prepare, whatever the sizes given (9 MiB would have been).
+  pipeline.prepare({9 * kMiB, 9 * kMiB});
+  CHECK(pipeline.prepared_bytes() == 0);
+  // This one asks for 3 MiB twice: the kept 4 MiB buffer, then a fresh one
+  // (the kept 2 MiB one is too small); neither comes back.
+  {
+    const auto a = filled(pipeline, 3 * kMiB, std::byte{3});
+    const auto b = filled(pipeline, 3 * kMiB, std::byte{4});
+  }
+  REQUIRE(pipeline.kept_bytes() == 2 * kMiB);
+  pipeline.prepare({});
+  CHECK(pipeline.prepared_bytes() == 6 * kMiB);
   pipeline.drain();
+}
 
-  // A snapshot still arriving comes back for a later one: with 8 MiB in
-  // flight, 18 MiB asked for (larger than any kept buffer) is covered to
-  // 10 MiB; the smallest first, 6 MiB fits in it, 12 MiB more not.
+TEST_CASE("snapshots still in flight count as buffers coming back") {
+  TempDir dir;
+  msprof::trace::TraceWriter writer(dir / "t.fb");
+  SnapshotPipeline pipeline(writer, 512 * kMiB, false, BufferPreparer::Priority::Normal);
   std::promise<void> read;
   const auto done = read.get_future().share();
   pipeline.snapshot(filled(pipeline, 8 * kMiB, std::byte{2}), [done] { done.wait(); });
-  REQUIRE(pipeline.kept_bytes() <= 8 * kMiB);
-  pipeline.prepare({12 * kMiB, 6 * kMiB});
-  CHECK(pipeline.prepared_bytes() == 6 * kMiB);
+  {
+    const auto a = filled(pipeline, 6 * kMiB, std::byte{3});
+    const auto b = filled(pipeline, 12 * kMiB, std::byte{4});
+  }
+  // Asked for: 6, 8 and 12 MiB, 26 in all, of which the 8 in flight come
+  // back: at most 18 MiB are prepared, the smallest first, so 6 and 8 MiB
+  // and not 12 more.
+  pipeline.prepare({});
+  CHECK(pipeline.prepared_bytes() == 14 * kMiB);
   read.set_value();
   pipeline.drain();
 }
