@@ -30,7 +30,7 @@ BufferPreparer::~BufferPreparer() {
 
 std::vector<std::vector<std::byte>> BufferPreparer::prepare(
     const std::vector<std::uint64_t>& sizes) {
-  auto returned = retire_batch();
+  auto returned = cancel();
   if (sizes.empty()) return returned;
   auto batch = std::make_unique<Batch>();
   batch->sizes = sizes;
@@ -61,17 +61,13 @@ std::optional<std::vector<std::byte>> BufferPreparer::take(std::size_t size) {
   return std::move(batch_->buffers[best]);
 }
 
-std::vector<std::vector<std::byte>> BufferPreparer::cancel() {
-  return retire_batch();
-}
-
 std::size_t BufferPreparer::ready_count() const {
   if (!batch_) return 0;
   const std::size_t done = batch_->done.load(std::memory_order_acquire);
   return static_cast<std::size_t>(std::count(taken_.begin(), taken_.begin() + done, false));
 }
 
-std::vector<std::vector<std::byte>> BufferPreparer::retire_batch() {
+std::vector<std::vector<std::byte>> BufferPreparer::cancel() {
   bury();
   std::vector<std::vector<std::byte>> ready;
   if (!batch_) return ready;

@@ -59,7 +59,6 @@ class BufferPreparer {
     std::atomic<bool> released{false};
   };
   void run(Priority priority);
-  std::vector<std::vector<std::byte>> retire_batch();
   // Frees retired batches the thread is done with.
   void bury();
 

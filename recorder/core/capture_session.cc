@@ -138,14 +138,16 @@ std::uint64_t CaptureSession::range_start(std::string_view domain, std::string_v
       range.stream = stream;
       range.start_ns = wall_ns();
       if (backend_ != nullptr) {
-        // Each buffer the range touches is snapshotted once at first use,
-        // and once more at the end when the final state is kept.
-        std::vector<std::uint64_t> sizes = backend_->buffer_sizes();
-        if (config_.final_state) {
-          const std::size_t n = sizes.size();
-          for (std::size_t i = 0; i < n; ++i) sizes.push_back(sizes[i]);
-        }
-        pipeline_->prepare(std::move(sizes));
+        pipeline_->prepare([&] {
+          // Each buffer the range touches is snapshotted once at first use,
+          // and once more at the end when the final state is kept.
+          std::vector<std::uint64_t> sizes = backend_->buffer_sizes();
+          if (config_.final_state) {
+            const std::size_t n = sizes.size();
+            for (std::size_t i = 0; i < n; ++i) sizes.push_back(sizes[i]);
+          }
+          return sizes;
+        });
       }
       capturing_.store(true, std::memory_order_release);
     }

@@ -47,12 +47,12 @@ class SnapshotPipeline {
   // the worker calls `arrived` first, which waits for them or throws.
   BlobSlot snapshot(std::vector<std::byte> bytes, std::function<void()> arrived);
   // A range starts: buffers for its snapshots are faulted in ahead by
-  // BufferPreparer, of the sizes the last range asked for, or of `sizes`
-  // (those of every buffer it could snapshot) for the first, as far as a
-  // share of the memory bound leaves room; what kept buffers and snapshots
-  // in flight (which come back for reuse) already cover is not prepared
-  // again.
-  void prepare(std::vector<std::uint64_t> sizes);
+  // BufferPreparer, of the sizes the last range asked for, or, for the
+  // first, of those `first_range_sizes` returns (every buffer it could
+  // snapshot; not called otherwise), as far as a share of the memory bound
+  // leaves room; what kept buffers and snapshots in flight (which come back
+  // for reuse) already cover is not prepared again.
+  void prepare(const std::function<std::vector<std::uint64_t>()>& first_range_sizes);
   // Runs after every snapshot handed over before it.
   void run(Task task);
   // Waits until everything handed over is done and every buffer the writer

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <future>
 #include <thread>
 #include <vector>
@@ -146,6 +147,11 @@ TEST_CASE("at the bound, a new snapshot buffer waits for one coming back instead
 
 namespace {
 
+// What prepare() asks for when no range has asked for anything yet.
+std::function<std::vector<std::uint64_t>()> sizes(std::vector<std::uint64_t> first_range) {
+  return [first_range] { return first_range; };
+}
+
 bool wait_prepared(const SnapshotPipeline& pipeline, std::size_t count) {
   return msprof::test::eventually([&] { return pipeline.prepared_ready() >= count; });
 }
@@ -156,7 +162,7 @@ TEST_CASE("buffers prepared ahead are what snapshots get, and keep their bytes")
   TempDir dir;
   msprof::trace::TraceWriter writer(dir / "t.fb");
   SnapshotPipeline pipeline(writer, 256 * kMiB, false, BufferPreparer::Priority::Normal);
-  pipeline.prepare({4 * kMiB, 4 * kMiB, 2 * kMiB});
+  pipeline.prepare(sizes({4 * kMiB, 4 * kMiB, 2 * kMiB}));
   CHECK(pipeline.prepared_bytes() == 10 * kMiB);
   REQUIRE(wait_prepared(pipeline, 3));
   // Taken from the prepared ones (no kept buffer exists yet), best fit.
@@ -184,10 +190,10 @@ TEST_CASE("preparation takes at most a sixteenth of the memory bound") {
   msprof::trace::TraceWriter writer(dir / "t.fb");
   SnapshotPipeline pipeline(writer, 256 * kMiB, false, BufferPreparer::Priority::Normal);
   // 16 MiB of the 256: two of the three.
-  pipeline.prepare({8 * kMiB, 8 * kMiB, 8 * kMiB});
+  pipeline.prepare(sizes({8 * kMiB, 8 * kMiB, 8 * kMiB}));
   CHECK(pipeline.prepared_bytes() == 16 * kMiB);
   // None of these fits at all.
-  pipeline.prepare({17 * kMiB, 64 * kMiB});
+  pipeline.prepare(sizes({17 * kMiB, 64 * kMiB}));
   CHECK(pipeline.prepared_bytes() == 0);
   pipeline.drain();
 }
@@ -202,7 +208,7 @@ TEST_CASE("a range is prepared for what the last one asked for, less what kept b
   REQUIRE(pipeline.kept_bytes() == 6 * kMiB);
   // That range asked for 4 and 2 MiB, which the kept buffers fit: nothing
   // to prepare, whatever the sizes given (9 MiB would have been).
-  pipeline.prepare({9 * kMiB, 9 * kMiB});
+  pipeline.prepare(sizes({9 * kMiB, 9 * kMiB}));
   CHECK(pipeline.prepared_bytes() == 0);
   // This one asks for 3 MiB twice: the kept 4 MiB buffer, then a fresh one
   // (the kept 2 MiB one is too small); neither comes back.
@@ -211,7 +217,7 @@ TEST_CASE("a range is prepared for what the last one asked for, less what kept b
     const auto b = filled(pipeline, 3 * kMiB, std::byte{4});
   }
   REQUIRE(pipeline.kept_bytes() == 2 * kMiB);
-  pipeline.prepare({});
+  pipeline.prepare(sizes({}));
   CHECK(pipeline.prepared_bytes() == 6 * kMiB);
   pipeline.drain();
 }
@@ -230,7 +236,7 @@ TEST_CASE("snapshots still in flight count as buffers coming back") {
   // Asked for: 6, 8 and 12 MiB, 26 in all, of which the 8 in flight come
   // back: at most 18 MiB are prepared, the smallest first, so 6 and 8 MiB
   // and not 12 more.
-  pipeline.prepare({});
+  pipeline.prepare(sizes({}));
   CHECK(pipeline.prepared_bytes() == 14 * kMiB);
   read.set_value();
   pipeline.drain();
