@@ -14,7 +14,7 @@ second of added time, and trace size / captured bytes; then every round's
 pair of times and the median of the paired ratios (each recorded run against
 the plain run of its round), the wall-time figure least moved by the
 machine's drift, against the target (1.3 for 64 MiB, 1.1 for 1 MiB); and the
-CPU seconds (user + system) recording adds, and the time the program's own
+CPU seconds (user + system) and minor page faults recording adds, and the time the program's own
 threads spent in the recorder (the launcher's summary; a snapshot that
 waits for room under --memory-bound waits there). Each recorded run writes a new
 trace: the previous round's is removed before it, untimed.
@@ -43,8 +43,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
 def run(cmd, env=None):
-    """Wall seconds, stdout, stderr, and the CPU seconds (user + system) the
-    command and its children used."""
+    """Wall seconds, stdout, stderr, the CPU seconds (user + system) the
+    command and its children used, and their minor page faults."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     p = subprocess.run(cmd, capture_output=True, text=True, env=env)
@@ -53,7 +53,7 @@ def run(cmd, env=None):
     if p.returncode != 0:
         sys.exit(f"record_bench: {' '.join(cmd)} failed: {p.stderr.strip()[-500:]}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, p.stdout, p.stderr, cpu
+    return wall, p.stdout, p.stderr, cpu, after.ru_minflt - before.ru_minflt
 
 
 def best(n, fn):
@@ -84,13 +84,15 @@ def add_case(name, plains, recs, trace, target, rows, pairs):
     # wall-time drift of a shared host moves much less.
     cpu_added = median([r[3] for r in recs]) - median([p[3] for p in plains])
     cpu_ratio = median([r[3] for r in recs]) / median([p[3] for p in plains])
+    # Fresh memory the recorder touched: on a VM each page is slow to back.
+    faults_added = median([r[4] for r in recs]) - median([p[4] for p in plains])
     # What the launcher reports the program's own threads spent in the
     # recorder (snapshot buffers, device reads, records): the part of the
     # cost no other core can take.
     blocked = [re.search(r"([\d.]+) ms spent capturing in the program", r[2]) for r in recs]
     blocked_ms = median([float(b.group(1)) for b in blocked]) if all(blocked) else float("nan")
     pairs.append((name, [p[0] for p in plains], [r[0] for r in recs], paired, cpu_added, cpu_ratio,
-                  target, blocked_ms))
+                  target, blocked_ms, faults_added))
     rows.append((f"{name} x 3 buffers x 8 ranges", plain[0], rec[0], rec[0] / plain[0],
                  median([r[0] for r in recs]) / median([r[0] for r in plains]),
                  min(work(r) for r in recs) / min(work(r) for r in plains),
@@ -153,7 +155,7 @@ def main():
               f"{r[6]:21.0f} {r[7]:15.3f}")
 
     print("\nround by round (plain s / recorded s), and the median of the paired ratios:")
-    for name, p, r, paired, _, _, target, _ in pairs:
+    for name, p, r, paired, _, _, target, _, _ in pairs:
         rounds = ", ".join(f"{a:.2f}/{b:.2f}" for a, b in zip(p, r))
         median = paired[len(paired) // 2]
         if target is None:
@@ -162,12 +164,12 @@ def main():
             verdict = f"target <= {target}: " + ("ok" if median <= target else "MISSED")
         print(f"  {name}: {rounds}; paired ratios {', '.join(f'{x:.2f}' for x in paired)};"
               f" median {median:.2f}, {verdict}")
-    print("\nCPU (user + system, all processes), medians: what recording adds")
-    for name, _, _, _, added, ratio, _, _ in pairs:
-        print(f"  {name}: {added:+.2f} CPU s, recorded / plain {ratio:.2f}")
+    print("\nCPU (user + system, all processes) and minor page faults, medians: what recording adds")
+    for name, _, _, _, added, ratio, _, _, faults in pairs:
+        print(f"  {name}: {added:+.2f} CPU s, recorded / plain {ratio:.2f}; {faults / 1000:+.1f}K page faults")
     print("\ntime the program's threads spent in the recorder (its summary: waits for room under"
           " --memory-bound included), median")
-    for name, _, _, _, _, _, _, blocked_ms in pairs:
+    for name, _, _, _, _, _, _, blocked_ms, _ in pairs:
         print(f"  {name}: {blocked_ms:.1f} ms")
 
     # Ranges never captured again: 20 repeats, the work alone (work_s).
