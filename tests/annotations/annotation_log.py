@@ -3,7 +3,8 @@ injection library and read back the events it logged.
 
 The environment comes from CMake (tests/annotations/CMakeLists.txt):
 MSPROF_TEST_LOG_LIBRARY, MSPROF_TEST_CLIENT_LIBRARY, MSPROF_TEST_PYTHON_SOURCE
-and MSPROF_TEST_SANITIZER_PRELOAD (the ASan runtime in sanitizer builds).
+and MSPROF_TEST_SANITIZER_PRELOAD (the sanitizer runtimes, colon-separated,
+in sanitizer builds).
 """
 
 import os
