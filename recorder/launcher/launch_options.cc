@@ -52,7 +52,8 @@ ParsedLaunch parse_launch_options(int argc, char** argv) {
       "msprof-record"};
   app.prefix_command();
   app.set_version_flag("--version", std::string("msprof-record ") + trace::kToolVersion);
-  std::string kill = "off", final_state = "on", memory_bound = "256M";
+  const std::string default_bound = std::to_string(RecorderConfig::kDefaultMemoryBound >> 20) + "M";
+  std::string kill = "off", final_state = "on", memory_bound = default_bound;
   app.add_option("-o,--output", o.output, "trace file to write (default trace.fb)");
   app.add_flag("-f,--force", o.force, "overwrite an existing output file");
   app.add_option(
@@ -65,8 +66,9 @@ ParsedLaunch parse_launch_options(int argc, char** argv) {
                  "on|off: snapshot the buffers a range touched at its end");
   app.add_option("--compression-level", o.compression_level, "zstd level, 1 (fast) to 19 (small)")
       ->check(CLI::Range(1, 19));
-  app.add_option("--memory-bound", memory_bound,
-                 "snapshot bytes in flight before the program waits (default 256M)");
+  app.add_option(
+      "--memory-bound", memory_bound,
+      "snapshot bytes in flight before the program waits (default " + default_bound + ")");
   app.add_option("--compression-threads", o.compression_threads,
                  "threads compressing snapshots beside the program, 1 to 16 (default 1)")
       ->check(CLI::Range(1u, RecorderConfig::kMaxWorkers));

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "recorder/core/recorder_config.h"
+
 namespace msprof::record {
 
 struct LaunchOptions {
@@ -13,7 +15,7 @@ struct LaunchOptions {
   bool kill = false;
   bool final_state = true;
   int compression_level = 1;
-  std::uint64_t memory_bound = 256ull << 20;
+  std::uint64_t memory_bound = RecorderConfig::kDefaultMemoryBound;
   unsigned compression_threads = 1;
   bool keep_program_caches = false;
   bool quiet = false;

@@ -563,6 +563,17 @@ TEST_CASE("the program's exit status is returned") {
   CHECK(info.devices.empty());
 }
 
+TEST_CASE("the options the trace records default to those documented") {
+  TempDir dir;
+  const auto r = record({}, {"true"}, dir.path());
+  CHECK(r.exit_code == 0);
+  const TraceInfo info = TraceReader(dir / "trace.fb").info();
+  CHECK(info.options.memory_bound == 128ull << 20);
+  CHECK(info.options.compression_level == 1);
+  CHECK(info.options.compression_threads == 1);
+  CHECK(info.options.final_state);
+}
+
 TEST_CASE("ranges without device work: the trace says so, and a later OpenCL call updates it") {
   TempDir dir;
   const std::string annotate_only =
