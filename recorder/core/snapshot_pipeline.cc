@@ -18,8 +18,10 @@ constexpr std::chrono::seconds kKeepIdleBuffers{2};
 // in: given the whole bound, 64 MiB snapshots freed their recycled buffers
 // and took freshly faulted ones instead, +0.8 CPU s and 1.30 against 1.23
 // in the record bench. Small buffers, where a fault per page is most of a
-// snapshot's cost to the program, fit under it.
-constexpr std::uint64_t kPrepareShare = 16;
+// snapshot's cost to the program, fit under it: an eighth of the default
+// bound is the 16 MiB that cut the 1 MiB case's time in the recorder from
+// 18.5 to 13 ms (with a sixteenth of 128 MiB it read 16-17 ms).
+constexpr std::uint64_t kPrepareShare = 8;
 // Sizes remembered per range for the next one's preparation; past this a
 // range asks for more buffers than are worth preparing anyway.
 constexpr std::size_t kAskedKept = 4096;

@@ -185,11 +185,11 @@ TEST_CASE("buffers prepared ahead are what snapshots get, and keep their bytes")
   CHECK(blob_is(reader, slot_large, 3 * kMiB, std::byte{8}));
 }
 
-TEST_CASE("preparation takes at most a sixteenth of the memory bound") {
+TEST_CASE("preparation takes at most an eighth of the memory bound") {
   TempDir dir;
   msprof::trace::TraceWriter writer(dir / "t.fb");
-  SnapshotPipeline pipeline(writer, 256 * kMiB, false, BufferPreparer::Priority::Normal);
-  // 16 MiB of the 256: two of the three.
+  SnapshotPipeline pipeline(writer, 128 * kMiB, false, BufferPreparer::Priority::Normal);
+  // 16 MiB of the 128: two of the three.
   pipeline.prepare(sizes({8 * kMiB, 8 * kMiB, 8 * kMiB}));
   CHECK(pipeline.prepared_bytes() == 16 * kMiB);
   // None of these fits at all.
