@@ -16,11 +16,12 @@ the plain run of its round), the wall-time figure least moved by the
 machine's drift, against the target (1.3 for 64 MiB, 1.1 for 1 MiB); and the
 CPU seconds (user + system) and minor page faults recording adds, and the time the program's own
 threads spent in the recorder (the launcher's summary; a snapshot that
-waits for room under --memory-bound waits there). Each recorded run writes a new
+waits for room under --memory-bound waits there). Each case starts with one
+plain run, untimed (a warm-up). Each recorded run writes a new
 trace: the previous round's is removed before it, untimed.
 Then the cost of ranges that are never captured again: the same work with
 every range executed 20 times, with and without mstx annotations, recorded
-against plain. Each case starts with one plain run, untimed (a warm-up).
+against plain.
 
 --also "--memory-bound 256M" (repeatable) adds a recorded run with those
 msprof-record options to every round, right after the default one, and a
@@ -125,16 +126,16 @@ def main():
              ("16 MiB, host writes", 16, ["--host-writes"], args.runs, None)]
     for name, mib, options, rounds, target in cases:
         wl = ["python3", workload, "--mib", str(mib), "--ranges", "8"] + options
-        # Interleaved rounds: a burst of other work on the machine slows one
-        # round of every run, not every run of one of them. The order turns
-        # each round: on a VM a run starts faster right after one that had
-        # the host back much memory (the guest reuses those pages), which
-        # would otherwise always favour the same run.
         # One plain run first, untimed: on a VM the first program to touch
         # this much memory has the host back it, fresh (the 64 MiB case's
         # first plain run took 14.3 s against 8.9-9.3 after it), and that
         # would be one round's pair, measuring the host.
         run(wl, env)
+        # Interleaved rounds: a burst of other work on the machine slows one
+        # round of every run, not every run of one of them. The order turns
+        # each round: on a VM a run starts faster right after one that had
+        # the host back much memory (the guest reuses those pages), which
+        # would otherwise always favour the same run.
         plains, recs = [], [[] for _ in configs]
         for k in range(rounds):
             slots = list(range(-1, len(configs)))

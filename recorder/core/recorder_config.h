@@ -24,7 +24,7 @@ struct RecorderConfig {
   // past what is recycled every buffer in flight is fresh memory, and on VMs
   // a fresh page costs a host fault: record_bench's 64 MiB case ran faster
   // at 256 MiB than at 1 GiB in every round, with half the added CPU, and
-  // at 128 MiB it added 0.4-0.6 CPU s less again (three side-by-side runs,
+  // at 128 MiB it added 0.4-0.7 CPU s less again (three side-by-side runs,
   // bench/README.md), the smaller cases never reaching either bound.
   static constexpr std::uint64_t kDefaultMemoryBound = 128ull << 20;
   std::uint64_t memory_bound = kDefaultMemoryBound;
