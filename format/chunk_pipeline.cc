@@ -12,8 +12,11 @@
 namespace msprof::trace {
 
 ChunkPipeline::ChunkPipeline(FileSink& sink, unsigned workers, int level,
-                             std::uint64_t memory_bound)
-    : sink_(sink), level_(level), memory_bound_(memory_bound) {
+                             unsigned min_saving_percent, std::uint64_t memory_bound)
+    : sink_(sink),
+      level_(level),
+      min_saving_percent_(std::min(min_saving_percent, kMaxMinSavingPercent)),
+      memory_bound_(memory_bound) {
   if (workers == 0) return;
   workers_running_ = workers;
   for (unsigned i = 0; i < workers; ++i) workers_.emplace_back([this] { run_worker(); });
@@ -86,6 +89,11 @@ bool incompressible(std::size_t compressed, std::size_t size) {
   return compressed == 0 || compressed * 32 > size * 31;
 }
 
+// Whether `coded` bytes for a sample of `size` save the share asked for.
+bool saves_enough(std::size_t coded, std::size_t size, unsigned min_saving_percent) {
+  return coded != 0 && coded * 100 <= size * (100 - min_saving_percent);
+}
+
 // How to code the chunk, judged on a sample: as it is, or byte-shuffled
 // with each plane zstd-compressed or stored raw, or wholly raw.
 //
@@ -95,8 +103,11 @@ bool incompressible(std::size_t compressed, std::size_t size) {
 // A 64 KiB sample overstates what shuffling adds by about 4 points (each
 // plane pays for its own tables): interleaved zeros are 14% larger shuffled
 // on the sample, 10% on the whole chunk, and about 2x faster to compress.
+// A chunk whose best coding saves less than `min_saving_percent` of it is
+// stored raw.
 ChunkCoding choose_coding(ZstdCompressor& compressor, std::span<const std::byte> data,
-                          std::vector<std::byte>& shuffled, std::span<std::byte> out) {
+                          std::vector<std::byte>& shuffled, std::span<std::byte> out,
+                          unsigned min_saving_percent) {
   std::span<const std::byte> sample = data.first(std::min(data.size(), kMinSample) / 4 * 4);
   if (data.size() >= 32 * kMinSample) {
     // Four slices from across the chunk, gathered at the end of `out`: data
@@ -113,8 +124,10 @@ ChunkCoding choose_coding(ZstdCompressor& compressor, std::span<const std::byte>
     out = out.first(out.size() - size);
   }
   const auto as_is = compressor.compress_to(sample, out);
+  const bool as_is_pays = !incompressible(as_is, sample.size()) &&
+                          saves_enough(as_is, sample.size(), min_saving_percent);
   if (data.size() % 4 != 0 || data.size() < kMinShuffled) {
-    if (incompressible(as_is, sample.size())) return {Coding::Raw, {}};
+    if (!as_is_pays) return {Coding::Raw, {}};
     return {};
   }
   if (shuffled.size() < data.size()) shuffled.resize(data.size());
@@ -144,8 +157,11 @@ ChunkCoding choose_coding(ZstdCompressor& compressor, std::span<const std::byte>
   const std::size_t planes_size = sizes[0] + sizes[1] + sizes[2] + sizes[3];
   const bool all_raw = std::all_of(planes.planes.begin(), planes.planes.end(),
                                    [](PlaneCoding c) { return c == PlaneCoding::Raw; });
-  if (all_raw && incompressible(as_is, sample.size())) return {Coding::Raw, {}};
-  if (all_raw || (as_is != 0 && planes_size * 5 > as_is * 6)) return {};
+  if (all_raw || (as_is != 0 && planes_size * 5 > as_is * 6)) {
+    if (!as_is_pays) return {Coding::Raw, {}};
+    return {};
+  }
+  if (!saves_enough(planes_size, sample.size(), min_saving_percent)) return {Coding::Raw, {}};
   planes.in_place = in_place_copies_less(planes.planes, sizes, plane);
   return planes;
 }
@@ -162,7 +178,7 @@ ChunkPipeline::Write ChunkPipeline::compress(ZstdCompressor& compressor, Job job
   w.header.key = job.key;
   w.header.flags = kFrameFlagContentKeyed;
   std::size_t n = 0;
-  const ChunkCoding coding = choose_coding(compressor, data, shuffled, out);
+  const ChunkCoding coding = choose_coding(compressor, data, shuffled, out, min_saving_percent_);
   if (coding.coding == Coding::Planes) {
     if (coding.in_place) {
       shuffle4(data, std::span(out).subspan(kPlaneTableSize, data.size()));

@@ -48,8 +48,14 @@ class ChunkPipeline {
     std::uint64_t chunks = 0;
   };
 
-  // workers == 0 compresses and writes on the caller's thread.
-  ChunkPipeline(FileSink& sink, unsigned workers, int level, std::uint64_t memory_bound);
+  // The most a caller may ask a coding to save before it is kept.
+  static constexpr unsigned kMaxMinSavingPercent = 90;
+
+  // workers == 0 compresses and writes on the caller's thread. A chunk is
+  // stored compressed only when that saves at least `min_saving_percent`
+  // of it (0: when it saves anything worth a frame, 1/32 of it).
+  ChunkPipeline(FileSink& sink, unsigned workers, int level, unsigned min_saving_percent,
+                std::uint64_t memory_bound);
   ~ChunkPipeline();
   ChunkPipeline(const ChunkPipeline&) = delete;
   ChunkPipeline& operator=(const ChunkPipeline&) = delete;
@@ -98,6 +104,7 @@ class ChunkPipeline {
 
   FileSink& sink_;
   const int level_;
+  const unsigned min_saving_percent_;
   const std::uint64_t memory_bound_;
   mutable std::mutex mutex_;
   std::condition_variable work_ready_, write_ready_, space_ready_;

@@ -62,7 +62,8 @@ BlobRef BlobBuilder::finish_as(const Hash128& key) {
 TraceWriter::TraceWriter(const std::filesystem::path& path, Options options)
     : options_(options),
       sink_(path),
-      pipeline_(sink_, options.workers, options.compression_level, options.memory_bound),
+      pipeline_(sink_, options.workers, options.compression_level, options.min_saving_percent,
+                options.memory_bound),
       record_compressor_(options.compression_level) {
   if (options_.chunk_size == 0 || options_.chunk_size > kMaxChunkSize) {
     throw TraceError("chunk size must be between 1 byte and " +

@@ -54,6 +54,9 @@ class TraceWriter {
     // Level 1 with the shuffle filter: as small as level 3 on float32 data,
     // 1.15-2x faster (bench/format/shuffle_bench).
     int compression_level = 1;
+    // A blob chunk is stored compressed only when that saves at least this
+    // share of it (0: when it saves anything worth a frame).
+    unsigned min_saving_percent = 0;
     unsigned workers = 2;
     std::uint64_t memory_bound = 24ull << 20;  // chunk bytes in flight
     std::uint64_t chunk_size = 4ull << 20;
