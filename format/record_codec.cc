@@ -1,5 +1,6 @@
 #include "format/record_codec.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <string>
@@ -44,10 +45,15 @@ Offset<fb::DeviceInfo> encode(FlatBufferBuilder& fbb, const DeviceInfo& d) {
 }
 
 Offset<void> encode(FlatBufferBuilder& fbb, const TraceInfo& t) {
-  auto options = fb::CreateCaptureOptions(fbb, strings(fbb, t.options.include),
-                                          strings(fbb, t.options.exclude), t.options.final_state,
-                                          t.options.kill, t.options.compression_level,
-                                          t.options.memory_bound, t.options.compression_threads);
+  flatbuffers::Optional<std::uint8_t> min_saving = flatbuffers::nullopt;
+  if (t.options.min_saving_percent) {
+    min_saving =
+        static_cast<std::uint8_t>(std::min<std::uint32_t>(*t.options.min_saving_percent, 100));
+  }
+  auto options = fb::CreateCaptureOptions(
+      fbb, strings(fbb, t.options.include), strings(fbb, t.options.exclude), t.options.final_state,
+      t.options.kill, t.options.compression_level, t.options.memory_bound,
+      t.options.compression_threads, min_saving);
   std::vector<Offset<fb::DeviceInfo>> devices;
   for (const auto& d : t.devices) devices.push_back(encode(fbb, d));
   return fb::CreateTraceInfo(fbb, t.schema_version, t.min_reader_version,
@@ -339,6 +345,9 @@ TraceInfo decode(const fb::TraceInfo& t) {
     out.options.compression_level = o->compression_level();
     out.options.memory_bound = o->memory_bound();
     out.options.compression_threads = o->compression_threads();
+    if (const auto min_saving = o->min_saving_percent(); min_saving.has_value()) {
+      out.options.min_saving_percent = *min_saving;
+    }
   }
   if (t.devices()) {
     for (const auto* d : *t.devices()) out.devices.push_back(decode(*d));

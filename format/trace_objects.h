@@ -40,6 +40,7 @@ struct CaptureOptions {
   std::int32_t compression_level = 0;
   std::uint64_t memory_bound = 0;
   std::uint32_t compression_threads = 0;
+  std::optional<std::uint32_t> min_saving_percent;  // absent in older traces
   friend bool operator==(const CaptureOptions&, const CaptureOptions&) = default;
 };
 

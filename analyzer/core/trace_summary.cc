@@ -142,6 +142,8 @@ std::string options_as_flags(const CaptureOptions& o) {
   if (o.memory_bound > 0) flags.push_back("--memory-bound " + size_option(o.memory_bound));
   if (o.compression_threads > 0)
     flags.push_back("--compression-threads " + std::to_string(o.compression_threads));
+  if (o.min_saving_percent)
+    flags.push_back("--min-saving " + std::to_string(*o.min_saving_percent));
   return join(flags, " ");
 }
 
@@ -242,7 +244,10 @@ ordered_json trace_info_json(const TraceInfo& info) {
             {"kill", info.options.kill},
             {"compression_level", info.options.compression_level},
             {"memory_bound", info.options.memory_bound},
-            {"compression_threads", info.options.compression_threads}}},
+            {"compression_threads", info.options.compression_threads},
+            {"min_saving_percent", info.options.min_saving_percent
+                                       ? ordered_json(*info.options.min_saving_percent)
+                                       : ordered_json(nullptr)}}},
           {"devices", devices}};
 }
 

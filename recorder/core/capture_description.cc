@@ -40,6 +40,7 @@ trace::TraceInfo describe_capture(const RecorderConfig& config, std::uint64_t pi
   info.options.compression_level = config.compression_level;
   info.options.memory_bound = config.memory_bound;
   info.options.compression_threads = config.workers;
+  info.options.min_saving_percent = config.min_saving;
   info.devices = std::move(devices);
   return info;
 }

@@ -76,6 +76,7 @@ CaptureSession::CaptureSession(RecorderConfig config)
     : config_(std::move(config)), tracker_(config_.include, config_.exclude) {
   trace::TraceWriter::Options options;
   options.compression_level = config_.compression_level;
+  options.min_saving_percent = config_.min_saving;
   options.workers = config_.workers;
   writer_ = std::make_unique<trace::TraceWriter>(config_.output, options);
   pipeline_ = std::make_unique<SnapshotPipeline>(*writer_, config_.memory_bound,

@@ -26,6 +26,10 @@ std::optional<RecorderConfig> RecorderConfig::from_variables(
   if (const char* v = var(kFinalStateVar)) c.final_state = std::string_view(v) != "off";
   if (const char* v = var(kKillVar)) c.kill = std::string_view(v) == "on";
   if (const char* v = var(kLevelVar)) c.compression_level = std::atoi(v);
+  if (const char* v = var(kMinSavingVar)) {
+    c.min_saving =
+        static_cast<unsigned>(std::clamp(std::atoi(v), 0, static_cast<int>(kMaxMinSaving)));
+  }
   if (const char* v = var(kMemoryBoundVar)) c.memory_bound = std::strtoull(v, nullptr, 10);
   if (const char* v = var(kWorkersVar)) {
     c.workers = static_cast<unsigned>(std::clamp(std::atoi(v), 1, static_cast<int>(kMaxWorkers)));

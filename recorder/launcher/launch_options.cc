@@ -66,6 +66,13 @@ ParsedLaunch parse_launch_options(int argc, char** argv) {
                  "on|off: snapshot the buffers a range touched at its end");
   app.add_option("--compression-level", o.compression_level, "zstd level, 1 (fast) to 19 (small)")
       ->check(CLI::Range(1, 19));
+  app.add_option("--min-saving", o.min_saving,
+                 "store a snapshot chunk compressed only when that saves at least this percent of "
+                 "it, 0 to " +
+                     std::to_string(RecorderConfig::kMaxMinSaving) + " (default " +
+                     std::to_string(RecorderConfig::kDefaultMinSaving) +
+                     "; 0: whenever it shrinks)")
+      ->check(CLI::Range(0u, RecorderConfig::kMaxMinSaving));
   app.add_option(
       "--memory-bound", memory_bound,
       "snapshot bytes in flight before the program waits (default " + default_bound + ")");

@@ -15,6 +15,7 @@ struct LaunchOptions {
   bool kill = false;
   bool final_state = true;
   int compression_level = 1;
+  unsigned min_saving = RecorderConfig::kDefaultMinSaving;
   std::uint64_t memory_bound = RecorderConfig::kDefaultMemoryBound;
   unsigned compression_threads = 1;
   bool keep_program_caches = false;

@@ -45,6 +45,7 @@ std::map<std::string, std::string> recorder_environment(const LaunchOptions& o,
   env[RecorderConfig::kKillVar] = o.kill ? "on" : "off";
   env[RecorderConfig::kFinalStateVar] = o.final_state ? "on" : "off";
   env[RecorderConfig::kLevelVar] = std::to_string(o.compression_level);
+  env[RecorderConfig::kMinSavingVar] = std::to_string(o.min_saving);
   env[RecorderConfig::kMemoryBoundVar] = std::to_string(o.memory_bound);
   env[RecorderConfig::kWorkersVar] = std::to_string(o.compression_threads);
   env[RecorderConfig::kQuietVar] = o.quiet ? "1" : "0";

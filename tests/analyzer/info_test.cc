@@ -62,9 +62,10 @@ TEST_CASE("info gives the capture options as the msprof-record flags that make t
   o.compression_level = 3;
   o.memory_bound = 256ull << 20;
   o.compression_threads = 2;
+  o.min_saving_percent = 0;
   CHECK(options_line() ==
         "--include 'range1|loop*' --exclude 'warmup' --final-state off --kill on "
-        "--compression-level 3 --memory-bound 256M --compression-threads 2");
+        "--compression-level 3 --memory-bound 256M --compression-threads 2 --min-saving 0");
   o.memory_bound = 3ull << 30;
   CHECK(options_line().find("--memory-bound 3G ") != std::string::npos);
   o.memory_bound = (64ull << 20) + 512;

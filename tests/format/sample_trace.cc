@@ -44,6 +44,7 @@ SampleTrace make_sample_records(std::size_t chunk_size) {
   info.options.compression_level = 5;
   info.options.memory_bound = 1ull << 33;
   info.options.compression_threads = 3;
+  info.options.min_saving_percent = 40;
   DeviceInfo dev;
   dev.platform_name = "Portable Computing Language";
   dev.platform_version = "OpenCL 3.0 PoCL";

@@ -571,7 +571,52 @@ TEST_CASE("the options the trace records default to those documented") {
   CHECK(info.options.memory_bound == 128ull << 20);
   CHECK(info.options.compression_level == 1);
   CHECK(info.options.compression_threads == 1);
+  REQUIRE(info.options.min_saving_percent.has_value());
+  CHECK(*info.options.min_saving_percent == 25);
   CHECK(info.options.final_state);
+}
+
+TEST_CASE("--min-saving: random floats stored raw by default, compressed at 0, zeros always") {
+  TempDir dir;
+  // 4 MiB of random floats and 4 MiB of zeros, each snapshotted at the
+  // range's start and end (the kernel changes both).
+  const std::string program =
+      "import mstx, numpy as np, pyopencl as cl, pyopencl.array as cla\n"
+      "ctx = cl.create_some_context(interactive=False)\n"
+      "q = cl.CommandQueue(ctx)\n"
+      "x = cla.to_device(q, np.random.default_rng(1).random(1 << 20, dtype=np.float32))\n"
+      "z = cla.zeros(q, 1 << 20, np.float32)\n"
+      "r = mstx.range_start('scale', None)\n"
+      "x *= 0.5\n"
+      "z += 1\n"
+      "mstx.range_end(r)\n"
+      "q.finish()\n"
+      "print(float(x.get()[:4].sum()))\n";
+  auto r = record({"-o", "default.fb"}, {"python3", "-c", program}, dir.path());
+  REQUIRE(r.exit_code == 0);
+  r = record({"-o", "all.fb", "--min-saving", "0"}, {"python3", "-c", program}, dir.path());
+  REQUIRE(r.exit_code == 0);
+  const auto size = [&](const char* name) {
+    return static_cast<double>(std::filesystem::file_size(dir / name));
+  };
+  // 8 MiB of random floats: stored raw they are most of the default trace;
+  // compressed they shrink by 15% or more. The zeros shrink to almost nothing
+  // in both.
+  CHECK(size("default.fb") > 8.0 * (1 << 20));
+  CHECK(size("default.fb") < 8.5 * (1 << 20));
+  CHECK(size("all.fb") < 0.85 * 8.0 * (1 << 20));
+  const auto all = TraceReader(dir / "all.fb").info();
+  REQUIRE(all.options.min_saving_percent.has_value());
+  CHECK(*all.options.min_saving_percent == 0);
+  // The replayable content is the same.
+  CHECK(load(dir / "default.fb").ranges.size() == load(dir / "all.fb").ranges.size());
+  for (const char* bad : {"91", "-1", "most"}) {
+    r = record({"-o", "bad.fb", "--min-saving", bad}, {"true"}, dir.path());
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("--min-saving") != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  }
+  CHECK_FALSE(std::filesystem::exists(dir / "bad.fb"));
 }
 
 TEST_CASE("ranges without device work: the trace says so, and a later OpenCL call updates it") {
