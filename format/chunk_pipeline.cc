@@ -169,9 +169,10 @@ ChunkCoding choose_coding(ZstdCompressor& compressor, std::span<const std::byte>
 }  // namespace
 
 ChunkPipeline::Write ChunkPipeline::compress(ZstdCompressor& compressor, Job job,
-                                             std::vector<std::byte> out,
+                                             OutputBuffer output,
                                              std::vector<std::byte>& shuffled) {
   Write w;
+  const std::span<std::byte> out = output.span();
   const std::span<const std::byte> data = job.bytes();
   w.header.type = static_cast<std::uint16_t>(FrameType::BlobChunk);
   w.header.raw_size = data.size();
@@ -181,7 +182,7 @@ ChunkPipeline::Write ChunkPipeline::compress(ZstdCompressor& compressor, Job job
   const ChunkCoding coding = choose_coding(compressor, data, shuffled, out, min_saving_percent_);
   if (coding.coding == Coding::Planes) {
     if (coding.in_place) {
-      shuffle4(data, std::span(out).subspan(kPlaneTableSize, data.size()));
+      shuffle4(data, out.subspan(kPlaneTableSize, data.size()));
       const std::size_t scratch = ZstdCompressor::bound(data.size() / 4);
       if (shuffled.size() < scratch) shuffled.resize(scratch);
       n = encode_planes_in_place(compressor, out, data.size(), coding.planes, shuffled);
@@ -208,29 +209,33 @@ ChunkPipeline::Write ChunkPipeline::compress(ZstdCompressor& compressor, Job job
     w.loan = std::move(job.loan);
   }
   w.raw = std::move(job.data);
-  w.compressed = std::move(out);
+  w.compressed = std::move(output);
   return w;
 }
 
 void ChunkPipeline::write(const Write& w) {
   const bool compressed = (w.header.flags & kFrameFlagZstd) != 0;
   const std::span<const std::byte> payload =
-      compressed ? std::span<const std::byte>(w.compressed).first(w.header.stored_size)
+      compressed ? std::span<const std::byte>(w.compressed.span()).first(w.header.stored_size)
       : w.loan   ? w.lent
                  : std::span<const std::byte>(w.raw);
   sink_.append_frame(w.header, payload);
 }
 
-std::vector<std::byte> ChunkPipeline::take_output_locked(std::size_t raw_size) {
-  std::vector<std::byte> out;
+ChunkPipeline::OutputBuffer ChunkPipeline::take_output_locked(std::size_t raw_size) {
+  OutputBuffer out;
   if (!free_outputs_.empty()) {
     out = std::move(free_outputs_.back());
     free_outputs_.pop_back();
   }
-  // Output buffers keep their size: only a first use zero-fills them.
+  // Output buffers keep their size.
   const std::size_t bound = output_bound(raw_size);
-  if (out.size() < bound) out.resize(bound);
+  if (out.size < bound) out = {std::make_unique_for_overwrite<std::byte[]>(bound), bound};
   return out;
+}
+
+void ChunkPipeline::give_back_output_locked(OutputBuffer out) {
+  if (free_outputs_.size() < kOutputsKept) free_outputs_.push_back(std::move(out));
 }
 
 void ChunkPipeline::submit(const Hash128& key, std::vector<std::byte> data) {
@@ -249,7 +254,12 @@ void ChunkPipeline::enqueue(Job job) {
       if (error_) std::rethrow_exception(error_);
     }
     ZstdCompressor compressor(level_);
-    std::vector<std::byte> out(output_bound(job.bytes().size())), shuffled;
+    std::vector<std::byte> shuffled;
+    OutputBuffer out;
+    {
+      std::lock_guard lock(mutex_);
+      out = take_output_locked(job.bytes().size());
+    }
     Write w = compress(compressor, std::move(job), std::move(out), shuffled);
     write(w);
     std::lock_guard lock(mutex_);
@@ -257,6 +267,7 @@ void ChunkPipeline::enqueue(Job job) {
     stats_.stored_bytes += w.header.frame_size();
     stats_.chunks += 1;
     recycle_locked(std::move(w.raw));
+    give_back_output_locked(std::move(w.compressed));
     return;
   }
   std::unique_lock lock(mutex_);
@@ -321,7 +332,7 @@ void ChunkPipeline::run_worker() {
   std::vector<std::byte> shuffled;  // kept: a chunk's worth, reused
   for (;;) {
     Job job;
-    std::vector<std::byte> out;
+    OutputBuffer out;
     {
       std::unique_lock lock(mutex_);
       work_ready_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
@@ -386,7 +397,7 @@ void ChunkPipeline::run_writer() {
       }
       bytes_in_flight_ -= w.header.raw_size;
       recycle_locked(std::move(w.raw));
-      if (free_outputs_.size() < 8) free_outputs_.push_back(std::move(w.compressed));
+      give_back_output_locked(std::move(w.compressed));
     }
     space_ready_.notify_all();
   }

@@ -83,22 +83,31 @@ class ChunkPipeline {
     std::shared_ptr<LentBytes> loan;
     std::span<const std::byte> bytes() const { return loan ? lent : std::span(data); }
   };
+  // Where a chunk is coded: not zero-filled, so a chunk stored raw faults
+  // in only the pages its sample's trial touched, not the zstd bound's.
+  struct OutputBuffer {
+    std::unique_ptr<std::byte[]> bytes;
+    std::size_t size = 0;
+    std::span<std::byte> span() const { return {bytes.get(), size}; }
+  };
   struct Write {
     FrameHeader header;
     std::vector<std::byte> raw;       // the chunk handed over, written as is when not compressed
     std::span<const std::byte> lent;  // a lent chunk stored raw, written from the loan
     std::shared_ptr<LentBytes> loan;
-    std::vector<std::byte> compressed;  // sized to the zstd bound; header says how much is used
+    OutputBuffer compressed;  // sized to the zstd bound; header says how much is used
   };
   void enqueue(Job job);
   void run_worker();
   void run_writer();
   // Compresses the chunk, byte-shuffled first where that pays; `shuffled`
   // is the worker's scratch, grown to a chunk when a chunk may be shuffled.
-  Write compress(ZstdCompressor& compressor, Job job, std::vector<std::byte> out,
+  Write compress(ZstdCompressor& compressor, Job job, OutputBuffer out,
                  std::vector<std::byte>& shuffled);
   void write(const Write& w);
-  std::vector<std::byte> take_output_locked(std::size_t raw_size);
+  OutputBuffer take_output_locked(std::size_t raw_size);
+  void give_back_output_locked(OutputBuffer out);
+  static constexpr std::size_t kOutputsKept = 8;
   void recycle_locked(std::vector<std::byte> buffer);
   void fail_locked();
 
@@ -115,7 +124,8 @@ class ChunkPipeline {
   bool stopping_ = false;
   std::exception_ptr error_;
   Stats stats_;
-  std::vector<std::vector<std::byte>> free_, free_outputs_;
+  std::vector<std::vector<std::byte>> free_;
+  std::vector<OutputBuffer> free_outputs_;
   std::vector<std::thread> workers_;
   std::thread writer_;
 };
