@@ -20,9 +20,10 @@ struct RecorderConfig {
   // A snapshot chunk is stored compressed only when that saves at least
   // this share of it (percent). Compressing runs on cores the program uses
   // too (on a CPU device, its kernels), and random float32 data saves only
-  // 19% for 1.9 CPU s per 3 GiB: record_bench's 64 MiB case took 1.22 of
-  // the plain run against 1.36 compressing it, side by side. Zeros,
-  // repeats, small integers and smooth data save half or more, and fast.
+  // 19% for 1.9-2.9 CPU s per 3 GiB: record_bench's 64 MiB case took
+  // 1.18-1.24 of the plain run against 1.35-1.36 compressing it, in three
+  // side-by-side runs. Zeros, repeats, small integers and smooth data save
+  // half or more, and fast.
   static constexpr unsigned kDefaultMinSaving = 25;
   static constexpr unsigned kMaxMinSaving = 90;
   unsigned min_saving = kDefaultMinSaving;
