@@ -161,7 +161,12 @@ ChunkCoding choose_coding(ZstdCompressor& compressor, std::span<const std::byte>
     if (!as_is_pays) return {Coding::Raw, {}};
     return {};
   }
-  if (!saves_enough(planes_size, sample.size(), min_saving_percent)) return {Coding::Raw, {}};
+  // Planes are taken up to 20% larger than as is, for speed; where that
+  // misses the saving asked for, as is may still make it.
+  if (!saves_enough(planes_size, sample.size(), min_saving_percent)) {
+    if (as_is_pays) return {};
+    return {Coding::Raw, {}};
+  }
   planes.in_place = in_place_copies_less(planes.planes, sizes, plane);
   return planes;
 }
@@ -228,7 +233,7 @@ ChunkPipeline::OutputBuffer ChunkPipeline::take_output_locked(std::size_t raw_si
     out = std::move(free_outputs_.back());
     free_outputs_.pop_back();
   }
-  // Output buffers keep their size.
+  // Kept at their largest size, so reusing one faults in no new pages.
   const std::size_t bound = output_bound(raw_size);
   if (out.size < bound) out = {std::make_unique_for_overwrite<std::byte[]>(bound), bound};
   return out;

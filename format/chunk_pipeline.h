@@ -10,11 +10,13 @@
 #include <mutex>
 #include <span>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "format/file_sink.h"
 #include "format/frame.h"
 #include "format/hash128.h"
+#include "format/trace_objects.h"
 #include "format/zstd_codec.h"
 
 namespace msprof::trace {
@@ -48,12 +50,9 @@ class ChunkPipeline {
     std::uint64_t chunks = 0;
   };
 
-  // The most a caller may ask a coding to save before it is kept.
-  static constexpr unsigned kMaxMinSavingPercent = 90;
-
   // workers == 0 compresses and writes on the caller's thread. A chunk is
   // stored compressed only when that saves at least `min_saving_percent`
-  // of it (0: when it saves anything worth a frame, 1/32 of it).
+  // of it, at most kMaxMinSavingPercent (0: when it saves 1/32 of it, 3%).
   ChunkPipeline(FileSink& sink, unsigned workers, int level, unsigned min_saving_percent,
                 std::uint64_t memory_bound);
   ~ChunkPipeline();
@@ -88,6 +87,16 @@ class ChunkPipeline {
   struct OutputBuffer {
     std::unique_ptr<std::byte[]> bytes;
     std::size_t size = 0;
+    OutputBuffer() = default;
+    OutputBuffer(std::unique_ptr<std::byte[]> b, std::size_t n) : bytes(std::move(b)), size(n) {}
+    // A buffer moved from is empty, size included.
+    OutputBuffer(OutputBuffer&& other) noexcept
+        : bytes(std::move(other.bytes)), size(std::exchange(other.size, 0)) {}
+    OutputBuffer& operator=(OutputBuffer&& other) noexcept {
+      bytes = std::move(other.bytes);
+      size = std::exchange(other.size, 0);
+      return *this;
+    }
     std::span<std::byte> span() const { return {bytes.get(), size}; }
   };
   struct Write {
@@ -107,6 +116,8 @@ class ChunkPipeline {
   void write(const Write& w);
   OutputBuffer take_output_locked(std::size_t raw_size);
   void give_back_output_locked(OutputBuffer out);
+  // As many as chunks can be coded or waiting to be written at once with
+  // the default 24 MiB in flight and 4 MiB chunks, with room to spare.
   static constexpr std::size_t kOutputsKept = 8;
   void recycle_locked(std::vector<std::byte> buffer);
   void fail_locked();

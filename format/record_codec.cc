@@ -48,7 +48,7 @@ Offset<void> encode(FlatBufferBuilder& fbb, const TraceInfo& t) {
   flatbuffers::Optional<std::uint8_t> min_saving = flatbuffers::nullopt;
   if (t.options.min_saving_percent) {
     min_saving =
-        static_cast<std::uint8_t>(std::min<std::uint32_t>(*t.options.min_saving_percent, 100));
+        static_cast<std::uint8_t>(std::min(*t.options.min_saving_percent, kMaxMinSavingPercent));
   }
   auto options = fb::CreateCaptureOptions(
       fbb, strings(fbb, t.options.include), strings(fbb, t.options.exclude), t.options.final_state,

@@ -33,6 +33,11 @@ struct DeviceInfo {
   friend bool operator==(const DeviceInfo&, const DeviceInfo&) = default;
 };
 
+// The most a writer may ask a coding to save before a chunk is stored
+// compressed: at 100% nothing could ever be, and past 90% only data that
+// shrinks tenfold is, which zeros and repeats do at any setting.
+inline constexpr std::uint32_t kMaxMinSavingPercent = 90;
+
 struct CaptureOptions {
   std::vector<std::string> include, exclude;
   bool final_state = true;
@@ -40,7 +45,8 @@ struct CaptureOptions {
   std::int32_t compression_level = 0;
   std::uint64_t memory_bound = 0;
   std::uint32_t compression_threads = 0;
-  std::optional<std::uint32_t> min_saving_percent;  // absent in older traces
+  // At most kMaxMinSavingPercent; absent in older traces.
+  std::optional<std::uint32_t> min_saving_percent;
   friend bool operator==(const CaptureOptions&, const CaptureOptions&) = default;
 };
 

@@ -27,8 +27,13 @@ std::optional<RecorderConfig> RecorderConfig::from_variables(
   if (const char* v = var(kKillVar)) c.kill = std::string_view(v) == "on";
   if (const char* v = var(kLevelVar)) c.compression_level = std::atoi(v);
   if (const char* v = var(kMinSavingVar)) {
-    c.min_saving =
-        static_cast<unsigned>(std::clamp(std::atoi(v), 0, static_cast<int>(kMaxMinSaving)));
+    // Not a number: the default, not 0, which would cost the most CPU.
+    char* end = nullptr;
+    const long percent = std::strtol(v, &end, 10);
+    if (*end == '\0') {
+      c.min_saving =
+          static_cast<unsigned>(std::clamp(percent, 0L, static_cast<long>(kMaxMinSaving)));
+    }
   }
   if (const char* v = var(kMemoryBoundVar)) c.memory_bound = std::strtoull(v, nullptr, 10);
   if (const char* v = var(kWorkersVar)) {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "format/trace_objects.h"
 #include "recorder/core/name_filter.h"
 
 namespace msprof::record {
@@ -25,7 +26,7 @@ struct RecorderConfig {
   // side-by-side runs. Zeros, repeats, small integers and smooth data save
   // half or more, and fast.
   static constexpr unsigned kDefaultMinSaving = 25;
-  static constexpr unsigned kMaxMinSaving = 90;
+  static constexpr unsigned kMaxMinSaving = trace::kMaxMinSavingPercent;
   unsigned min_saving = kDefaultMinSaving;
   // Snapshot bytes in flight; below the minimum the writer's own chunks in
   // flight would stall every snapshot.

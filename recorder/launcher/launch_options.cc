@@ -71,7 +71,7 @@ ParsedLaunch parse_launch_options(int argc, char** argv) {
                  "it, 0 to " +
                      std::to_string(RecorderConfig::kMaxMinSaving) + " (default " +
                      std::to_string(RecorderConfig::kDefaultMinSaving) +
-                     "; 0: whenever it shrinks)")
+                     "; 0: whenever it saves 3% or more)")
       ->check(CLI::Range(0u, RecorderConfig::kMaxMinSaving));
   app.add_option(
       "--memory-bound", memory_bound,
