@@ -40,6 +40,9 @@ struct ChunkFlags {
   // Of the first chunk coded by plane: each plane's stored size, and its raw one.
   std::array<std::uint32_t, 4> plane_sizes{};
   std::uint64_t plane_size = 0;
+  // Whether each chunk, by its key, was stored compressed: workers finish
+  // chunks in any order.
+  std::map<Hash128, bool> zstd_by_key;
 };
 
 std::uint32_t le32(const std::byte* at) {
@@ -61,6 +64,7 @@ ChunkFlags chunk_flags(const TraceReader& reader, const std::filesystem::path& p
     out.chunks += 1;
     out.shuffled += (header->flags & kFrameFlagShuffle4) != 0;
     out.zstd += (header->flags & kFrameFlagZstd) != 0;
+    out.zstd_by_key[header->key] = (header->flags & kFrameFlagZstd) != 0;
     out.stored += header->stored_size;
     if ((header->flags & kFrameFlagPlanes) != 0 && out.by_plane++ == 0) {
       std::array<std::byte, kPlaneTableSize> table{};
@@ -221,18 +225,7 @@ TEST_CASE("a minimum saving stores raw the chunks that would save less, and code
       writer.close();
     }
     TraceReader reader(path);
-    // Workers finish chunks in any order: each frame found by its key.
-    std::map<Hash128, bool> zstd_by_key;
-    std::ifstream in(path, std::ios::binary);
-    for (const auto& entry : reader.frames()) {
-      if (entry.type != static_cast<std::uint16_t>(FrameType::BlobChunk)) continue;
-      std::array<std::byte, kFrameHeaderSize> bytes{};
-      in.seekg(static_cast<std::streamoff>(entry.offset));
-      in.read(reinterpret_cast<char*>(bytes.data()), bytes.size());
-      const auto header = decode_frame_header(bytes);
-      REQUIRE(header);
-      zstd_by_key[header->key] = (header->flags & kFrameFlagZstd) != 0;
-    }
+    auto zstd_by_key = chunk_flags(reader, path).zstd_by_key;
     std::string out;
     for (std::size_t i = 0; i < refs.size(); ++i) {
       CHECK(reader.read_blob(refs[i]) == *blobs[i]);

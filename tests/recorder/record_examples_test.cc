@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <initializer_list>
 #include <map>
 #include <set>
 
@@ -40,6 +41,20 @@ msprof::test::RunResult record_unchanged(const std::string& script,
   REQUIRE(rec.exit_code == 0);
   CHECK(rec.out == plain.out);
   return rec;
+}
+
+// Each of `values` for `option` is refused as the launcher refuses bad
+// input: exit 2, one line naming the option, no trace.
+void check_refused(const std::string& option, std::initializer_list<const char*> values,
+                   const std::filesystem::path& dir) {
+  for (const char* bad : values) {
+    CAPTURE(bad);
+    const auto r = record({"-o", "bad.fb", option, bad}, {"true"}, dir);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(option) != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  }
+  CHECK_FALSE(std::filesystem::exists(dir / "bad.fb"));
 }
 
 struct Loaded {
@@ -413,13 +428,7 @@ TEST_CASE("launcher options: alternatives in --mstx-include=, -q, --compression-
   const Loaded two = load(dir / "two.fb");
   CHECK(two.info.options.compression_threads == 2);
   CHECK(two.ranges.size() == load(dir / "fast.fb").ranges.size());
-  for (const char* bad : {"0", "17", "two"}) {
-    rec = record({"-o", "bad.fb", "--compression-threads", bad}, {"true"}, dir.path());
-    CHECK(rec.exit_code == 2);
-    CHECK(rec.err.find("--compression-threads") != std::string::npos);
-    CHECK(std::count(rec.err.begin(), rec.err.end(), '\n') == 1);
-  }
-  CHECK_FALSE(std::filesystem::exists(dir / "bad.fb"));
+  check_refused("--compression-threads", {"0", "17", "two"}, dir.path());
 }
 
 TEST_CASE("a range's end does not wait for its commands: a kernel gated by a user event") {
@@ -625,13 +634,7 @@ TEST_CASE("--min-saving: random floats stored raw by default, compressed at 0, z
             coded_reader.read_blob(coded_states[i].blob));
     }
   }
-  for (const char* bad : {"91", "-1", "most"}) {
-    r = record({"-o", "bad.fb", "--min-saving", bad}, {"true"}, dir.path());
-    CHECK(r.exit_code == 2);
-    CHECK(r.err.find("--min-saving") != std::string::npos);
-    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-  }
-  CHECK_FALSE(std::filesystem::exists(dir / "bad.fb"));
+  check_refused("--min-saving", {"91", "-1", "most"}, dir.path());
 }
 
 TEST_CASE("ranges without device work: the trace says so, and a later OpenCL call updates it") {
