@@ -126,10 +126,9 @@ ChunkCoding choose_coding(ZstdCompressor& compressor, std::span<const std::byte>
   const auto as_is = compressor.compress_to(sample, out);
   const bool as_is_pays = !incompressible(as_is, sample.size()) &&
                           saves_enough(as_is, sample.size(), min_saving_percent);
-  if (data.size() % 4 != 0 || data.size() < kMinShuffled) {
-    if (!as_is_pays) return {Coding::Raw, {}};
-    return {};
-  }
+  // What the chunk gets when planes are not taken.
+  const ChunkCoding as_is_or_raw = as_is_pays ? ChunkCoding{} : ChunkCoding{Coding::Raw, {}};
+  if (data.size() % 4 != 0 || data.size() < kMinShuffled) return as_is_or_raw;
   if (shuffled.size() < data.size()) shuffled.resize(data.size());
   const auto shuffled_sample = std::span(shuffled).first(sample.size());
   shuffle4(sample, shuffled_sample);
@@ -157,15 +156,11 @@ ChunkCoding choose_coding(ZstdCompressor& compressor, std::span<const std::byte>
   const std::size_t planes_size = sizes[0] + sizes[1] + sizes[2] + sizes[3];
   const bool all_raw = std::all_of(planes.planes.begin(), planes.planes.end(),
                                    [](PlaneCoding c) { return c == PlaneCoding::Raw; });
-  if (all_raw || (as_is != 0 && planes_size * 5 > as_is * 6)) {
-    if (!as_is_pays) return {Coding::Raw, {}};
-    return {};
-  }
   // Planes are taken up to 20% larger than as is, for speed; where that
   // misses the saving asked for, as is may still make it.
-  if (!saves_enough(planes_size, sample.size(), min_saving_percent)) {
-    if (as_is_pays) return {};
-    return {Coding::Raw, {}};
+  if (all_raw || (as_is != 0 && planes_size * 5 > as_is * 6) ||
+      !saves_enough(planes_size, sample.size(), min_saving_percent)) {
+    return as_is_or_raw;
   }
   planes.in_place = in_place_copies_less(planes.planes, sizes, plane);
   return planes;

@@ -55,7 +55,8 @@ class TraceWriter {
     // 1.15-2x faster (bench/format/shuffle_bench).
     int compression_level = 1;
     // A blob chunk is stored compressed only when that saves at least this
-    // share of it (0: when it saves anything worth a frame).
+    // share of it, in percent, at most kMaxMinSavingPercent (0: when it
+    // saves 1/32 of it, 3%).
     unsigned min_saving_percent = 0;
     unsigned workers = 2;
     std::uint64_t memory_bound = 24ull << 20;  // chunk bytes in flight
