@@ -115,6 +115,12 @@ def main():
                [(f" [{a}]", args.msprof_record, a.split()) for a in args.also] +
                [(f" [{c}]", c, []) for c in args.compare])
     workload = os.path.join(HERE, "workload.py")
+    # The interpreter itself, not whatever "python3" on PATH is: a version
+    # manager's shim (pyenv's runs bash scripts first) adds 60 ms to each
+    # run, recorded or not, which made every ratio smaller than the
+    # program's own; the 1 MiB case's by about 0.01 (45 ms added to 0.42 s
+    # against 0.48 s). Until stop 22 the bench ran "python3".
+    python = sys.executable
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "recorder", "python"))
     tmp = tempfile.mkdtemp(prefix="record-bench-")
     trace = os.path.join(tmp, "bench.fb")
@@ -125,7 +131,7 @@ def main():
     cases = [("64 MiB", 64, [], args.runs, 1.3), ("1 MiB", 1, [], args.small_runs, 1.1),
              ("16 MiB, host writes", 16, ["--host-writes"], args.runs, None)]
     for name, mib, options, rounds, target in cases:
-        wl = ["python3", workload, "--mib", str(mib), "--ranges", "8"] + options
+        wl = [python, workload, "--mib", str(mib), "--ranges", "8"] + options
         # One plain run first, untimed: on a VM the first program to touch
         # this much memory has the host back it, fresh (the 64 MiB case's
         # first plain run took 14.3 s against 8.9-9.3 after it), and that
@@ -179,14 +185,14 @@ def main():
         print(f"  {name}: {blocked_ms:.1f} ms")
 
     # Ranges never captured again: 20 repeats, the work alone (work_s).
-    wl = ["python3", workload, "--mib", "1", "--ranges", "8", "--repeat", "20"]
+    wl = [python, workload, "--mib", "1", "--ranges", "8", "--repeat", "20"]
     plain = best(args.runs, lambda: run(wl + ["--no-mstx"], env))
     once = best(args.runs, lambda: run([args.msprof_record, "-q", "-f", "-o", trace, "--"] + wl))
     w_plain = float(plain[1].split()[1])
     w_rec = float(once[1].split()[1])
     print(f"\nrepeated ranges (1 MiB, 8 ranges x 20, first execution captured): plain work {w_plain:.3f} s,"
           f" recorded work {w_rec:.3f} s, ratio {w_rec / w_plain:.2f}")
-    wl1 = ["python3", workload, "--mib", "1", "--ranges", "8", "--repeat", "1"]
+    wl1 = [python, workload, "--mib", "1", "--ranges", "8", "--repeat", "1"]
     one = best(args.runs, lambda: run([args.msprof_record, "-q", "-f", "-o", trace, "--"] + wl1))
     per_rep_rec = (w_rec - float(one[1].split()[1])) / 19
     per_rep_plain = w_plain / 20
