@@ -139,16 +139,7 @@ std::uint64_t CaptureSession::range_start(std::string_view domain, std::string_v
       range.stream = stream;
       range.start_ns = wall_ns();
       if (backend_ != nullptr) {
-        pipeline_->prepare([&] {
-          // Each buffer the range touches is snapshotted once at first use,
-          // and once more at the end when the final state is kept.
-          std::vector<std::uint64_t> sizes = backend_->buffer_sizes();
-          if (config_.final_state) {
-            const std::size_t n = sizes.size();
-            for (std::size_t i = 0; i < n; ++i) sizes.push_back(sizes[i]);
-          }
-          return sizes;
-        });
+        pipeline_->prepare([&] { return snapshot_sizes_locked(); });
       }
       capturing_.store(true, std::memory_order_release);
     }
@@ -156,6 +147,22 @@ std::uint64_t CaptureSession::range_start(std::string_view domain, std::string_v
   } catch (...) {
     return 0;
   }
+}
+
+std::vector<std::uint64_t> CaptureSession::snapshot_sizes_locked() {
+  // Each buffer a range touches is snapshotted once at first use, and once
+  // more at the end when the final state is kept.
+  std::vector<std::uint64_t> sizes = backend_->buffer_sizes();
+  if (config_.final_state) {
+    const std::size_t n = sizes.size();
+    for (std::size_t i = 0; i < n; ++i) sizes.push_back(sizes[i]);
+  }
+  return sizes;
+}
+
+void CaptureSession::buffer_created_locked(std::uint64_t size) {
+  if (backend_ == nullptr || closed_) return;
+  pipeline_->buffer_created(size, [&] { return snapshot_sizes_locked(); });
 }
 
 void CaptureSession::range_end(std::string_view, std::uint64_t id) noexcept {

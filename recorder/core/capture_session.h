@@ -52,6 +52,9 @@ class CaptureSession final : public AnnotationSink {
   void warn(const std::string& message);
   void add_capture_time(std::uint64_t ns) { capture_ns_.fetch_add(ns, std::memory_order_relaxed); }
   const RecorderConfig& config() const { return config_; }
+  // Lock held: the backend created a buffer a range could snapshot (a root
+  // buffer), of `size` bytes; see SnapshotPipeline::buffer_created.
+  void buffer_created_locked(std::uint64_t size);
 
   std::uint64_t range_start(std::string_view domain, std::string_view message,
                             std::uint64_t stream) noexcept override;
@@ -65,6 +68,8 @@ class CaptureSession final : public AnnotationSink {
  private:
   explicit CaptureSession(RecorderConfig config);
   void write_trace_info_locked();
+  // The sizes of the snapshots a range could take now; lock held.
+  std::vector<std::uint64_t> snapshot_sizes_locked();
   void complete_range_locked(std::unique_ptr<RangeCapture> capture);
   void write_objects_locked(const RangeCapture& capture);
   void notify_launcher(const std::string& line);

@@ -53,6 +53,14 @@ class SnapshotPipeline {
   // leaves room; what kept buffers and snapshots in flight (which come back
   // for reuse) already cover is not prepared again.
   void prepare(const std::function<std::vector<std::uint64_t>()>& first_range_sizes);
+  // A buffer of `size` bytes was created. Until the first range starts,
+  // buffers for it (of the sizes `sizes` returns, as for prepare()) are
+  // faulted in while the program sets up, up to half the memory bound:
+  // setup is mostly one thread of the program, so a core is idle then,
+  // where a range's own kernels keep every core busy. Cheap when nothing
+  // is to be done: `sizes` is called only once created buffers have grown
+  // by a step since the last call.
+  void buffer_created(std::uint64_t size, const std::function<std::vector<std::uint64_t>()>& sizes);
   // Runs after every snapshot handed over before it.
   void run(Task task);
   // Waits until everything handed over is done and every buffer the writer
@@ -90,6 +98,10 @@ class SnapshotPipeline {
   // Faulted-in buffers the preparer no longer offers, kept like recycled
   // ones where the bound leaves room. Called with mutex_ held.
   void keep_prepared_locked(std::vector<std::vector<std::byte>> buffers);
+  // Prepares buffers of `sizes` not covered by kept buffers or snapshots in
+  // flight, within `limit` bytes of prepared and kept buffers together (or
+  // `limit` of newly prepared ones, when `count_kept` is false).
+  void prepare_locked(std::vector<std::uint64_t> sizes, std::uint64_t limit, bool count_kept);
 
   trace::TraceWriter& writer_;
   const std::uint64_t memory_bound_;
@@ -107,6 +119,9 @@ class SnapshotPipeline {
   // range is likely to need.
   std::vector<std::uint64_t> asked_;
   bool stopping_ = false;
+  bool range_prepared_ = false;  // prepare() has run: buffer_created() is done
+  std::uint64_t created_bytes_ = 0;
+  std::uint64_t created_at_last_ahead_ = 0;
   bool progress_shown_ = false;
   std::string error_;
   std::thread worker_;

@@ -134,6 +134,7 @@ void add_buffer(cl_mem mem, cl_context context, cl_mem_flags flags, std::uint64_
   record_objects([&](ClObjects& o) {
     o.images.erase(mem);
     o.buffers[mem] = {CaptureSession::get()->new_id(), context, flags, size, parent, origin};
+    if (parent == nullptr) CaptureSession::get()->buffer_created_locked(size);
   });
 }
 

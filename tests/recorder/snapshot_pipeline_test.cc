@@ -241,3 +241,96 @@ TEST_CASE("snapshots still in flight count as buffers coming back") {
   read.set_value();
   pipeline.drain();
 }
+
+// A program's buffers, created one by one before its first range, as the
+// session reports them: each one snapshotted at first use and at the end.
+struct CreatedBuffers {
+  explicit CreatedBuffers(SnapshotPipeline& p) : pipeline(p) {}
+  SnapshotPipeline& pipeline;
+  std::vector<std::uint64_t> alive;
+  int looks = 0;
+  void create(std::uint64_t size) {
+    alive.push_back(size);
+    pipeline.buffer_created(size, [this] {
+      ++looks;
+      std::vector<std::uint64_t> twice = alive;
+      twice.insert(twice.end(), alive.begin(), alive.end());
+      return twice;
+    });
+  }
+};
+
+TEST_CASE("before the first range, created buffers are prepared for once they grow by a step") {
+  TempDir dir;
+  msprof::trace::TraceWriter writer(dir / "t.fb");
+  SnapshotPipeline pipeline(writer, 128 * kMiB, false, BufferPreparer::Priority::Normal);
+  CreatedBuffers program(pipeline);
+  // The step is 4 MiB (a 32nd of the bound).
+  for (int i = 0; i < 3; ++i) program.create(1 * kMiB);
+  CHECK(program.looks == 0);
+  CHECK(pipeline.prepared_bytes() == 0);
+  program.create(1 * kMiB);
+  CHECK(program.looks == 1);
+  CHECK(pipeline.prepared_bytes() == 8 * kMiB);
+  REQUIRE(wait_prepared(pipeline, 8));
+  // Another step: what is faulted in is kept, and the new buffer prepared.
+  program.create(4 * kMiB);
+  CHECK(program.looks == 2);
+  CHECK(pipeline.kept_bytes() == 8 * kMiB);
+  CHECK(pipeline.prepared_bytes() == 8 * kMiB);
+  REQUIRE(wait_prepared(pipeline, 2));
+  // A snapshot gets one of them, not a fresh buffer.
+  {
+    const auto taken = filled(pipeline, 4 * kMiB, std::byte{1});
+    CHECK(pipeline.prepared_bytes() + pipeline.kept_bytes() == 12 * kMiB);
+  }
+  pipeline.drain();
+}
+
+TEST_CASE("before the first range, preparation holds at most half the bound") {
+  TempDir dir;
+  msprof::trace::TraceWriter writer(dir / "t.fb");
+  SnapshotPipeline pipeline(writer, 128 * kMiB, false, BufferPreparer::Priority::Normal);
+  CreatedBuffers program(pipeline);
+  for (int i = 0; i < 4; ++i) {
+    program.create(8 * kMiB);
+    // A look waits until the last one's buffers are faulted in.
+    REQUIRE(wait_prepared(pipeline, pipeline.prepared_bytes() / (8 * kMiB)));
+  }
+  CHECK(program.looks == 4);
+  CHECK(pipeline.prepared_bytes() + pipeline.kept_bytes() == 64 * kMiB);
+  // At the limit, more buffers are not even looked at.
+  program.create(8 * kMiB);
+  program.create(64 * kMiB);
+  CHECK(program.looks == 4);
+  CHECK(pipeline.prepared_bytes() + pipeline.kept_bytes() == 64 * kMiB);
+  pipeline.drain();
+}
+
+TEST_CASE("once a range has been prepared for, created buffers prepare nothing more") {
+  TempDir dir;
+  msprof::trace::TraceWriter writer(dir / "t.fb");
+  SnapshotPipeline pipeline(writer, 128 * kMiB, false, BufferPreparer::Priority::Normal);
+  pipeline.prepare(sizes({}));
+  CreatedBuffers program(pipeline);
+  program.create(32 * kMiB);
+  CHECK(program.looks == 0);
+  CHECK(pipeline.prepared_bytes() == 0);
+  pipeline.drain();
+}
+
+TEST_CASE("kept buffers are held until the first range, and go back 2 s after its snapshots") {
+  TempDir dir;
+  msprof::trace::TraceWriter writer(dir / "t.fb");
+  SnapshotPipeline pipeline(writer, 128 * kMiB, false, BufferPreparer::Priority::Normal);
+  pipeline.snapshot(filled(pipeline, 4 * kMiB, std::byte{1}));
+  pipeline.drain();
+  REQUIRE(pipeline.kept_bytes() == 4 * kMiB);
+  // No range yet: what is kept is for the first one.
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  CHECK(pipeline.kept_bytes() == 4 * kMiB);
+  pipeline.prepare(sizes({}));
+  const auto start = std::chrono::steady_clock::now();
+  REQUIRE(msprof::test::eventually([&] { return pipeline.kept_bytes() == 0; }));
+  CHECK(std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(1900));
+}
