@@ -242,6 +242,13 @@ TEST_CASE("snapshots still in flight count as buffers coming back") {
   pipeline.drain();
 }
 
+// A pipeline under the default 128 MiB bound, writing to a trace of its own.
+struct PipelineAt128MiB {
+  TempDir dir;
+  msprof::trace::TraceWriter writer{dir / "t.fb"};
+  SnapshotPipeline pipeline{writer, 128 * kMiB, false, BufferPreparer::Priority::Normal};
+};
+
 // A program's buffers, created one by one before its first range, as the
 // session reports them: each one snapshotted at first use and at the end.
 struct CreatedBuffers {
@@ -261,9 +268,8 @@ struct CreatedBuffers {
 };
 
 TEST_CASE("before the first range, created buffers are prepared for once they grow by a step") {
-  TempDir dir;
-  msprof::trace::TraceWriter writer(dir / "t.fb");
-  SnapshotPipeline pipeline(writer, 128 * kMiB, false, BufferPreparer::Priority::Normal);
+  PipelineAt128MiB at;
+  SnapshotPipeline& pipeline = at.pipeline;
   CreatedBuffers program(pipeline);
   // The step is 4 MiB (a 32nd of the bound).
   for (int i = 0; i < 3; ++i) program.create(1 * kMiB);
@@ -288,9 +294,8 @@ TEST_CASE("before the first range, created buffers are prepared for once they gr
 }
 
 TEST_CASE("before the first range, preparation holds at most half the bound") {
-  TempDir dir;
-  msprof::trace::TraceWriter writer(dir / "t.fb");
-  SnapshotPipeline pipeline(writer, 128 * kMiB, false, BufferPreparer::Priority::Normal);
+  PipelineAt128MiB at;
+  SnapshotPipeline& pipeline = at.pipeline;
   CreatedBuffers program(pipeline);
   for (int i = 0; i < 4; ++i) {
     program.create(8 * kMiB);
@@ -308,9 +313,8 @@ TEST_CASE("before the first range, preparation holds at most half the bound") {
 }
 
 TEST_CASE("once a range has been prepared for, created buffers prepare nothing more") {
-  TempDir dir;
-  msprof::trace::TraceWriter writer(dir / "t.fb");
-  SnapshotPipeline pipeline(writer, 128 * kMiB, false, BufferPreparer::Priority::Normal);
+  PipelineAt128MiB at;
+  SnapshotPipeline& pipeline = at.pipeline;
   pipeline.prepare(sizes({}));
   CreatedBuffers program(pipeline);
   program.create(32 * kMiB);
@@ -320,9 +324,8 @@ TEST_CASE("once a range has been prepared for, created buffers prepare nothing m
 }
 
 TEST_CASE("kept buffers are held until the first range, and go back 2 s after its snapshots") {
-  TempDir dir;
-  msprof::trace::TraceWriter writer(dir / "t.fb");
-  SnapshotPipeline pipeline(writer, 128 * kMiB, false, BufferPreparer::Priority::Normal);
+  PipelineAt128MiB at;
+  SnapshotPipeline& pipeline = at.pipeline;
   pipeline.snapshot(filled(pipeline, 4 * kMiB, std::byte{1}));
   pipeline.drain();
   REQUIRE(pipeline.kept_bytes() == 4 * kMiB);
