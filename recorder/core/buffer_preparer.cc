@@ -67,10 +67,6 @@ std::size_t BufferPreparer::ready_count() const {
   return static_cast<std::size_t>(std::count(taken_.begin(), taken_.begin() + done, false));
 }
 
-bool BufferPreparer::working() const {
-  return batch_ && batch_->done.load(std::memory_order_acquire) < batch_->sizes.size();
-}
-
 std::vector<std::vector<std::byte>> BufferPreparer::cancel() {
   bury();
   std::vector<std::vector<std::byte>> ready;

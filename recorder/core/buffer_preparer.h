@@ -47,9 +47,6 @@ class BufferPreparer {
   std::uint64_t pending_bytes() const { return pending_bytes_; }
   // Buffers ready to take.
   std::size_t ready_count() const;
-  // Whether buffers asked for are still being faulted in: cancelling now
-  // would drop the one in progress with the pages it has.
-  bool working() const;
 
  private:
   struct Batch {

@@ -126,6 +126,9 @@ void SnapshotPipeline::recycle_locked(std::vector<std::byte> bytes) {
 void SnapshotPipeline::prepare(
     const std::function<std::vector<std::uint64_t>()>& first_range_sizes) {
   std::lock_guard lock(mutex_);
+  // First, so that a failure below still ends the preparation before the
+  // first range and the hold on kept buffers.
+  range_prepared_ = true;
   // An earlier range's preparation ends here; what it faulted in is kept.
   keep_prepared_locked(preparer_.cancel());
   // Consecutive ranges of a program mostly do alike: what the last one
@@ -134,7 +137,6 @@ void SnapshotPipeline::prepare(
   std::vector<std::uint64_t> sizes;
   sizes.swap(asked_);
   if (sizes.empty()) sizes = first_range_sizes();
-  range_prepared_ = true;
   prepare_locked(std::move(sizes), memory_bound_ / kPrepareShare, false);
   // The worker holds kept buffers without a timeout until the first range.
   work_ready_.notify_all();
@@ -148,9 +150,11 @@ void SnapshotPipeline::buffer_created(std::uint64_t size,
   // Steps grow with what was created, so a program that creates gigabytes
   // of buffers looks a few dozen times, not once every few MiB.
   const std::uint64_t step = std::max(memory_bound_ / kAheadStep, created_at_last_ahead_ / 8);
-  // A look while the last one's buffers are still being faulted in would
-  // drop the one in progress; the next buffer created looks instead.
-  if (created_bytes_ < created_at_last_ahead_ + step || preparer_.working()) return;
+  // A look while the last one's buffers are still being faulted in drops
+  // the one in progress, at most one buffer's pages a look. Waiting for
+  // them instead left a program that creates its buffers in a tight loop
+  // with the first look's buffers only: no creation came after to look.
+  if (created_bytes_ < created_at_last_ahead_ + step) return;
   created_at_last_ahead_ = created_bytes_;
   const std::uint64_t limit = memory_bound_ / kAheadShare;
   if (free_bytes_ + preparer_.pending_bytes() >= limit) return;
@@ -267,6 +271,8 @@ void SnapshotPipeline::give_back(std::vector<std::byte> bytes) noexcept {
     // Not kept for reuse: the memory goes back to the system instead.
   }
   space_ready_.notify_all();
+  // A worker waiting with nothing kept starts the kept buffers' idle time.
+  work_ready_.notify_all();
 }
 
 std::string SnapshotPipeline::error() const {

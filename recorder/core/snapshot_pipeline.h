@@ -57,9 +57,11 @@ class SnapshotPipeline {
   // buffers for it (of the sizes `sizes` returns, as for prepare()) are
   // faulted in while the program sets up, up to half the memory bound:
   // setup is mostly one thread of the program, so a core is idle then,
-  // where a range's own kernels keep every core busy. Cheap when nothing
-  // is to be done: `sizes` is called only once created buffers have grown
-  // by a step since the last call.
+  // where a range's own kernels keep every core busy. What is faulted in
+  // is kept until the first range starts (kept buffers go back after 2 s
+  // without snapshots only from then on). Cheap when nothing is to be
+  // done: `sizes` is called only once created buffers have grown by a
+  // step since the last call.
   void buffer_created(std::uint64_t size, const std::function<std::vector<std::uint64_t>()>& sizes);
   // Runs after every snapshot handed over before it.
   void run(Task task);
