@@ -242,13 +242,6 @@ TEST_CASE("snapshots still in flight count as buffers coming back") {
   pipeline.drain();
 }
 
-// A pipeline under the default 128 MiB bound, writing to a trace of its own.
-struct PipelineAt128MiB {
-  TempDir dir;
-  msprof::trace::TraceWriter writer{dir / "t.fb"};
-  SnapshotPipeline pipeline{writer, 128 * kMiB, false, BufferPreparer::Priority::Normal};
-};
-
 // A program's buffers, created one by one before its first range, as the
 // session reports them: each one snapshotted at first use and at the end.
 struct CreatedBuffers {
@@ -267,99 +260,98 @@ struct CreatedBuffers {
   }
 };
 
+// A program under the default 128 MiB bound, its pipeline writing to a
+// trace of its own.
+struct ProgramAt128MiB {
+  TempDir dir;
+  msprof::trace::TraceWriter writer{dir / "t.fb"};
+  SnapshotPipeline pipeline{writer, 128 * kMiB, false, BufferPreparer::Priority::Normal};
+  CreatedBuffers buffers{pipeline};
+  // Prepared and kept: what is faulted in (or being) for snapshots to come.
+  std::uint64_t held() const { return pipeline.prepared_bytes() + pipeline.kept_bytes(); }
+};
+
 TEST_CASE("before the first range, created buffers are prepared for once they grow by a step") {
-  PipelineAt128MiB at;
-  SnapshotPipeline& pipeline = at.pipeline;
-  CreatedBuffers program(pipeline);
+  ProgramAt128MiB at;
   // The step is 4 MiB (a 32nd of the bound).
-  for (int i = 0; i < 3; ++i) program.create(1 * kMiB);
-  CHECK(program.looks == 0);
-  CHECK(pipeline.prepared_bytes() == 0);
-  program.create(1 * kMiB);
-  CHECK(program.looks == 1);
-  CHECK(pipeline.prepared_bytes() == 8 * kMiB);
-  REQUIRE(wait_prepared(pipeline, 8));
+  for (int i = 0; i < 3; ++i) at.buffers.create(1 * kMiB);
+  CHECK(at.buffers.looks == 0);
+  CHECK(at.pipeline.prepared_bytes() == 0);
+  at.buffers.create(1 * kMiB);
+  CHECK(at.buffers.looks == 1);
+  CHECK(at.pipeline.prepared_bytes() == 8 * kMiB);
+  REQUIRE(wait_prepared(at.pipeline, 8));
   // Another step: what is faulted in is kept, and the new buffer prepared.
-  program.create(4 * kMiB);
-  CHECK(program.looks == 2);
-  CHECK(pipeline.kept_bytes() == 8 * kMiB);
-  CHECK(pipeline.prepared_bytes() == 8 * kMiB);
-  REQUIRE(wait_prepared(pipeline, 2));
+  at.buffers.create(4 * kMiB);
+  CHECK(at.buffers.looks == 2);
+  CHECK(at.pipeline.kept_bytes() == 8 * kMiB);
+  CHECK(at.pipeline.prepared_bytes() == 8 * kMiB);
+  REQUIRE(wait_prepared(at.pipeline, 2));
   // A snapshot gets one of them, not a fresh buffer.
   {
-    const auto taken = filled(pipeline, 4 * kMiB, std::byte{1});
-    CHECK(pipeline.prepared_bytes() + pipeline.kept_bytes() == 12 * kMiB);
+    const auto taken = filled(at.pipeline, 4 * kMiB, std::byte{1});
+    CHECK(at.held() == 12 * kMiB);
   }
-  pipeline.drain();
+  at.pipeline.drain();
 }
 
 TEST_CASE("before the first range, preparation holds at most half the bound") {
-  PipelineAt128MiB at;
-  SnapshotPipeline& pipeline = at.pipeline;
-  CreatedBuffers program(pipeline);
+  ProgramAt128MiB at;
   for (int i = 0; i < 4; ++i) {
-    program.create(8 * kMiB);
+    at.buffers.create(8 * kMiB);
     // Each look finds the last one's buffers faulted in: exact sums.
-    REQUIRE(wait_prepared(pipeline, pipeline.prepared_bytes() / (8 * kMiB)));
+    REQUIRE(wait_prepared(at.pipeline, at.pipeline.prepared_bytes() / (8 * kMiB)));
   }
-  CHECK(program.looks == 4);
-  CHECK(pipeline.prepared_bytes() + pipeline.kept_bytes() == 64 * kMiB);
+  CHECK(at.buffers.looks == 4);
+  CHECK(at.held() == 64 * kMiB);
   // At the limit, more buffers are not even looked at.
-  program.create(8 * kMiB);
-  program.create(64 * kMiB);
-  CHECK(program.looks == 4);
-  CHECK(pipeline.prepared_bytes() + pipeline.kept_bytes() == 64 * kMiB);
-  pipeline.drain();
+  at.buffers.create(8 * kMiB);
+  at.buffers.create(64 * kMiB);
+  CHECK(at.buffers.looks == 4);
+  CHECK(at.held() == 64 * kMiB);
+  at.pipeline.drain();
 }
 
 TEST_CASE("once a range has been prepared for, created buffers prepare nothing more") {
-  PipelineAt128MiB at;
-  SnapshotPipeline& pipeline = at.pipeline;
-  pipeline.prepare(sizes({}));
-  CreatedBuffers program(pipeline);
-  program.create(32 * kMiB);
-  CHECK(program.looks == 0);
-  CHECK(pipeline.prepared_bytes() == 0);
-  pipeline.drain();
+  ProgramAt128MiB at;
+  at.pipeline.prepare(sizes({}));
+  at.buffers.create(32 * kMiB);
+  CHECK(at.buffers.looks == 0);
+  CHECK(at.pipeline.prepared_bytes() == 0);
+  at.pipeline.drain();
 }
 
 TEST_CASE("buffers created in a tight loop are looked at each step, faulted in or not") {
-  PipelineAt128MiB at;
-  SnapshotPipeline& pipeline = at.pipeline;
-  CreatedBuffers program(pipeline);
+  ProgramAt128MiB at;
   // No waiting between creations: a look cancels the one before, keeps
   // what it faulted in and asks again for the rest.
-  for (int i = 0; i < 6; ++i) program.create(4 * kMiB);
-  CHECK(program.looks == 6);
-  CHECK(pipeline.prepared_bytes() + pipeline.kept_bytes() == 48 * kMiB);
-  pipeline.drain();
+  for (int i = 0; i < 6; ++i) at.buffers.create(4 * kMiB);
+  CHECK(at.buffers.looks == 6);
+  CHECK(at.held() == 48 * kMiB);
+  at.pipeline.drain();
 }
 
 TEST_CASE("buffers prepared before the first range are held until it starts, then go back") {
-  PipelineAt128MiB at;
-  SnapshotPipeline& pipeline = at.pipeline;
-  CreatedBuffers program(pipeline);
-  program.create(8 * kMiB);
-  REQUIRE(wait_prepared(pipeline, 2));
+  ProgramAt128MiB at;
+  at.buffers.create(8 * kMiB);
+  REQUIRE(wait_prepared(at.pipeline, 2));
   // Longer than kept buffers wait once a range has started.
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));
-  CHECK(pipeline.prepared_bytes() + pipeline.kept_bytes() == 16 * kMiB);
+  CHECK(at.held() == 16 * kMiB);
   // A range that asks for none of them: they go back 2 s after it starts.
-  pipeline.prepare(sizes({}));
+  at.pipeline.prepare(sizes({}));
   const auto start = std::chrono::steady_clock::now();
-  REQUIRE(msprof::test::eventually(
-      [&] { return pipeline.prepared_bytes() + pipeline.kept_bytes() == 0; }));
+  REQUIRE(msprof::test::eventually([&] { return at.held() == 0; }));
   CHECK(std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(1500));
 }
 
 TEST_CASE("a buffer back from the writer goes back 2 s after the last snapshot") {
-  PipelineAt128MiB at;
-  SnapshotPipeline& pipeline = at.pipeline;
-  pipeline.prepare(sizes({}));
-  pipeline.snapshot(filled(pipeline, 4 * kMiB, std::byte{1}));
-  pipeline.drain();
-  REQUIRE(pipeline.kept_bytes() == 4 * kMiB);
+  ProgramAt128MiB at;
+  at.pipeline.prepare(sizes({}));
+  at.pipeline.snapshot(filled(at.pipeline, 4 * kMiB, std::byte{1}));
+  at.pipeline.drain();
+  REQUIRE(at.pipeline.kept_bytes() == 4 * kMiB);
   // The writer gave it back while the worker waited with nothing kept:
   // that wait must end for the idle time to start.
-  REQUIRE(msprof::test::eventually([&] { return pipeline.kept_bytes() == 0; }));
+  REQUIRE(msprof::test::eventually([&] { return at.pipeline.kept_bytes() == 0; }));
 }
