@@ -137,8 +137,9 @@ void SnapshotPipeline::prepare(
   std::vector<std::uint64_t> sizes;
   sizes.swap(asked_);
   if (sizes.empty()) sizes = first_range_sizes();
-  prepare_locked(std::move(sizes), memory_bound_ / kPrepareShare, false);
-  // The worker holds kept buffers without a timeout until the first range.
+  prepare_locked(std::move(sizes), memory_bound_ / kPrepareShare);
+  // The worker holds kept buffers without a timeout until the first range,
+  // and starts the idle time of what is kept and prepared from here.
   work_ready_.notify_all();
 }
 
@@ -159,11 +160,11 @@ void SnapshotPipeline::buffer_created(std::uint64_t size,
   const std::uint64_t limit = memory_bound_ / kAheadShare;
   if (free_bytes_ + preparer_.pending_bytes() >= limit) return;
   keep_prepared_locked(preparer_.cancel());
-  prepare_locked(sizes(), limit, true);
+  // Kept and prepared buffers together stay within the limit.
+  prepare_locked(sizes(), limit - std::min(limit, free_bytes_));
 }
 
-void SnapshotPipeline::prepare_locked(std::vector<std::uint64_t> sizes, std::uint64_t limit,
-                                      bool count_kept) {
+void SnapshotPipeline::prepare_locked(std::vector<std::uint64_t> sizes, std::uint64_t cap) {
   // What the kept buffers fit is covered; so, by bytes, is what snapshots
   // in flight will give back.
   std::vector<std::uint64_t> kept;
@@ -184,8 +185,7 @@ void SnapshotPipeline::prepare_locked(std::vector<std::uint64_t> sizes, std::uin
   // fresh buffer.
   std::uint64_t budget =
       std::min({wanted_bytes > bytes_in_flight_ ? wanted_bytes - bytes_in_flight_ : 0,
-                memory_bound_ - std::min(memory_bound_, bytes_in_flight_ + free_bytes_),
-                count_kept ? limit - std::min(limit, free_bytes_) : limit});
+                memory_bound_ - std::min(memory_bound_, bytes_in_flight_ + free_bytes_), cap});
   std::size_t n = 0;
   for (; n < wanted.size() && wanted[n] <= budget; ++n) budget -= wanted[n];
   wanted.resize(n);
@@ -195,7 +195,6 @@ void SnapshotPipeline::prepare_locked(std::vector<std::uint64_t> sizes, std::uin
   } catch (const std::bad_alloc&) {
     preparer_.cancel();  // nothing was faulted in yet
   }
-  work_ready_.notify_all();
 }
 
 void SnapshotPipeline::keep_prepared_locked(std::vector<std::vector<std::byte>> buffers) {

@@ -101,9 +101,8 @@ class SnapshotPipeline {
   // ones where the bound leaves room. Called with mutex_ held.
   void keep_prepared_locked(std::vector<std::vector<std::byte>> buffers);
   // Prepares buffers of `sizes` not covered by kept buffers or snapshots in
-  // flight, within `limit` bytes of prepared and kept buffers together (or
-  // `limit` of newly prepared ones, when `count_kept` is false).
-  void prepare_locked(std::vector<std::uint64_t> sizes, std::uint64_t limit, bool count_kept);
+  // flight, at most `cap` bytes of them. Called with mutex_ held.
+  void prepare_locked(std::vector<std::uint64_t> sizes, std::uint64_t cap);
 
   trace::TraceWriter& writer_;
   const std::uint64_t memory_bound_;
