@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <new>
 #include <vector>
 
 #include <xxhash.h>
@@ -17,6 +18,24 @@ std::string Hash128::hex() const {
 
 Hash128 hash128(std::span<const std::byte> data) {
   const XXH128_hash_t h = XXH3_128bits(data.data(), data.size());
+  return {h.low64, h.high64};
+}
+
+Hash128Stream::Hash128Stream() : state_(XXH3_createState()) {
+  if (state_ == nullptr) throw std::bad_alloc();
+  XXH3_128bits_reset(static_cast<XXH3_state_t*>(state_));
+}
+
+Hash128Stream::~Hash128Stream() {
+  XXH3_freeState(static_cast<XXH3_state_t*>(state_));
+}
+
+void Hash128Stream::update(std::span<const std::byte> data) {
+  XXH3_128bits_update(static_cast<XXH3_state_t*>(state_), data.data(), data.size());
+}
+
+Hash128 Hash128Stream::digest() const {
+  const XXH128_hash_t h = XXH3_128bits_digest(static_cast<XXH3_state_t*>(state_));
   return {h.low64, h.high64};
 }
 

@@ -35,6 +35,21 @@ Hash128 blob_key(std::span<const Hash128> chunk_keys);
 // `data` (what a test or a tool expects before anything is written).
 Hash128 blob_key_of_content(std::span<const std::byte> data, std::uint64_t chunk_size);
 
+// XXH3-128 of bytes that arrive in pieces: equal to hash128() of them
+// joined, without holding them joined.
+class Hash128Stream {
+ public:
+  Hash128Stream();
+  ~Hash128Stream();
+  Hash128Stream(const Hash128Stream&) = delete;
+  Hash128Stream& operator=(const Hash128Stream&) = delete;
+  void update(std::span<const std::byte> data);
+  Hash128 digest() const;
+
+ private:
+  void* state_;  // XXH3_state_t, kept out of this header
+};
+
 struct Hash128Hasher {
   std::size_t operator()(const Hash128& h) const noexcept {
     return h.lo ^ (h.hi * 0x9E3779B97F4A7C15ull);

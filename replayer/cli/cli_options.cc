@@ -1,19 +1,88 @@
 #include "replayer/cli/cli_options.h"
 
 #include <CLI/CLI.hpp>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 
+#include "format/printable_text.h"
+#include "format/trace_version.h"
 #include "replayer/core/replay_error.h"
 #include "replayer/opencl/worker_thread_placement.h"
 
 namespace msprof::replay::cli {
 
+namespace {
+
+std::vector<std::string> patterns_of(const std::string& option,
+                                     const std::vector<std::string>& values) {
+  auto patterns = split_patterns(values);
+  for (const auto& value : values) {
+    if (split_patterns({value}).empty()) {
+      throw UsageError(option + " '" + trace::printable(value) +
+                       "' names no range; give range names (\"a|b\") or leave the option out");
+    }
+  }
+  return patterns;
+}
+
+// "64M", "1G", "4096": a positive byte count with an optional K/M/G suffix.
+std::uint64_t size_value(const std::string& option, const std::string& text) {
+  std::uint64_t value = 0, unit = 1;
+  std::size_t i = 0;
+  for (; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i) {
+    if (value > (UINT64_MAX - 9) / 10)
+      i = text.size() + 1;  // overflow: refused below
+    else
+      value = value * 10 + static_cast<std::uint64_t>(text[i] - '0');
+  }
+  if (i < text.size()) {
+    const std::string suffix = text.substr(i);
+    if (suffix == "K" || suffix == "k")
+      unit = 1ull << 10;
+    else if (suffix == "M" || suffix == "m")
+      unit = 1ull << 20;
+    else if (suffix == "G" || suffix == "g")
+      unit = 1ull << 30;
+    else
+      unit = 0;
+  }
+  if (i == 0 || unit == 0 || value == 0 || value > UINT64_MAX / unit) {
+    throw UsageError(option + " '" + trace::printable(text) +
+                     "' is not a size; give a positive byte count with an optional K, M or G "
+                     "suffix (e.g. 32M)");
+  }
+  return value * unit;
+}
+
+Tolerance tolerance_value(const std::string& text) {
+  const auto comma = text.find(',');
+  const std::string parts[2] = {text.substr(0, comma),
+                                comma == std::string::npos ? "0" : text.substr(comma + 1)};
+  double values[2] = {0, 0};
+  for (int i = 0; i < 2; ++i) {
+    char* end = nullptr;
+    values[i] = std::strtod(parts[i].c_str(), &end);
+    if (parts[i].empty() || end != parts[i].c_str() + parts[i].size() ||
+        !std::isfinite(values[i]) || values[i] < 0) {
+      throw UsageError("--tolerance '" + trace::printable(text) +
+                       "' is not ATOL[,RTOL]; give one or two non-negative numbers, e.g. "
+                       "--tolerance 1e-6,1e-5");
+    }
+  }
+  return Tolerance{values[0], values[1]};
+}
+
+}  // namespace
+
 bool parse_command_line(int argc, char** argv, CliOptions& options, int& exit_code) {
   CLI::App app{"Replays the ranges of a trace.fb on a device and measures them.", "msprof-replay"};
   std::vector<std::string> include, exclude;
   std::string mode = "range", cache = "all", threads = "pin", verify = "on", format = "table";
-  std::uint64_t cache_size = 0;
+  std::string cache_size, tolerance;
+  std::vector<std::string> allow_nondeterministic;
   app.add_option("trace", options.trace, "the trace file written by msprof-record");
   app.add_option("--include,--mstx-include", include,
                  "ranges to replay, \"a|b\", '*' matches anything (default: every range)");
@@ -32,8 +101,7 @@ bool parse_command_line(int argc, char** argv, CliOptions& options, int& exit_co
       ->check(CLI::IsMember({"all", "none"}));
   app.add_option("--cache-size", cache_size,
                  "clear the cache by a sweep of 3x this last-level cache size (K/M/G suffixes) "
-                 "instead of what the device reports, or of evicting the range's lines")
-      ->transform(CLI::AsSizeValue(false));
+                 "instead of what the device reports, or of evicting the range's lines");
   const auto* thread_option =
       app.add_option("--thread-control", threads,
                      "pin: a CPU device's worker threads one per core, so passes do not double "
@@ -47,6 +115,13 @@ bool parse_command_line(int argc, char** argv, CliOptions& options, int& exit_co
                  "compare with the recorded final state after the first measured pass (on), "
                  "after every one (each) or never (off)")
       ->check(CLI::IsMember({"on", "off", "each"}));
+  app.add_option("--tolerance", tolerance,
+                 "ATOL[,RTOL]: accept floating-point differences |a-e| <= ATOL + RTOL*|e| as "
+                 "'within tolerance' (numpy's isclose; NaN equals NaN only bit for bit)");
+  app.add_option("--allow-nondeterministic", allow_nondeterministic,
+                 "buffers (capture ids or kernel argument names, \"a|b\") whose results may "
+                 "change from run to run, or 'all': their 'nondeterministic' verdict exits 0");
+  app.set_version_flag("--version", std::string("msprof-replay ") + trace::kToolVersion);
   app.add_option("--output", options.output, "folder for the OPPROF_* result (default .)");
   app.add_option("--format", format, "what goes to stdout: table, csv or json")
       ->check(CLI::IsMember({"table", "csv", "json"}));
@@ -61,11 +136,27 @@ bool parse_command_line(int argc, char** argv, CliOptions& options, int& exit_co
   if (options.trace.empty() && !options.list_devices) {
     throw UsageError("no trace given; run msprof-replay TRACE [options], see --help");
   }
-  options.filter.include = split_patterns(include);
-  options.filter.exclude = split_patterns(exclude);
+  options.filter.include = patterns_of("--include", include);
+  options.filter.exclude = patterns_of("--exclude", exclude);
+  if (options.output.empty()) {
+    throw UsageError("--output '' names no folder; give a folder or leave the option out (.)");
+  }
   options.replay.mode = mode == "kernel" ? ReplayMode::Kernel : ReplayMode::Range;
   options.replay.cache_control = cache == "none" ? CacheControl::None : CacheControl::All;
-  if (cache_size != 0) options.replay.cache_bytes = cache_size;
+  if (!cache_size.empty()) options.replay.cache_bytes = size_value("--cache-size", cache_size);
+  if (!tolerance.empty()) options.replay.tolerance = tolerance_value(tolerance);
+  for (const auto& name : split_patterns(allow_nondeterministic)) {
+    if (name == "all") {
+      options.replay.allow_all_nondeterministic = true;
+    } else {
+      options.replay.allow_nondeterministic.push_back(name);
+    }
+  }
+  if (!allow_nondeterministic.empty() && !options.replay.allow_all_nondeterministic &&
+      options.replay.allow_nondeterministic.empty()) {
+    throw UsageError(
+        "--allow-nondeterministic names no buffer; give capture ids, argument names or 'all'");
+  }
   options.replay.thread_control = threads == "none" ? ThreadControl::None : ThreadControl::Pin;
   if (thread_option->count() == 0) {
     options.replay.thread_control =

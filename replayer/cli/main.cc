@@ -3,6 +3,7 @@
 #include <iostream>
 #include <string>
 
+#include "format/printable_text.h"
 #include "format/trace_error.h"
 #include "format/trace_reader.h"
 #include "replayer/cli/cli_options.h"
@@ -27,11 +28,9 @@ constexpr int kExitError = 1;
 constexpr int kExitNothingReplayed = 2;
 constexpr int kExitVerificationFailed = 3;
 
-std::string one_line(std::string text) {
-  for (auto& ch : text) {
-    if (ch == '\n' || ch == '\r') ch = ' ';
-  }
-  return text;
+// Every message is one line, whatever names from the trace it quotes.
+std::string one_line(const std::string& text) {
+  return trace::printable(text);
 }
 
 // Format errors may carry their own advice after "; "; add ours only when not.
@@ -113,8 +112,10 @@ int run(int argc, char** argv) {
     return kExitNothingReplayed;
   }
   if (result.any_failure()) {
-    say("error", "a range failed or differs from its recorded final state; see " +
-                     (folder / "summary.json").string());
+    say("error",
+        "a range failed, differs from its recorded final state, or is nondeterministic in a "
+        "buffer --allow-nondeterministic does not name; see " +
+            (folder / "summary.json").string());
     return kExitVerificationFailed;
   }
   return 0;

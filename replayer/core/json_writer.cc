@@ -103,4 +103,10 @@ JsonWriter& JsonWriter::value(bool flag) {
   return *this;
 }
 
+JsonWriter& JsonWriter::null() {
+  separate();
+  out_ += "null";
+  return *this;
+}
+
 }  // namespace msprof::replay

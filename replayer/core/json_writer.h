@@ -23,6 +23,7 @@ class JsonWriter {
   JsonWriter& value(std::uint64_t number);
   JsonWriter& value(unsigned number) { return value(static_cast<std::uint64_t>(number)); }
   JsonWriter& value(bool flag);
+  JsonWriter& null();
   const std::string& text() const { return out_; }
 
  private:

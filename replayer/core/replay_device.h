@@ -60,7 +60,17 @@ class LoadedRange {
   virtual void execute(std::span<const trace::Command> commands) = 0;
   // Device timestamps of the kernel launches of this pass, by seq.
   virtual std::vector<trace::CommandTiming> timings() = 0;
-  virtual std::vector<std::byte> read_buffer(trace::CaptureId buffer) = 0;
+  // Argument information (names, type names) the driver gives for a kernel
+  // of the range whose trace has none, learnt from the program's source or
+  // IL built again with the driver's argument-information option; empty
+  // when it cannot be had. Only verification asks, once per range.
+  virtual std::vector<trace::KernelArgInfo> learned_arg_info(trace::CaptureId /*kernel*/) {
+    return {};
+  }
+  // Reads out.size() bytes of the buffer from `offset`: verification reads
+  // a buffer piece by piece, so it is never held whole twice.
+  virtual void read_buffer(trace::CaptureId buffer, std::uint64_t offset,
+                           std::span<std::byte> out) = 0;
 };
 
 // A device backend (OpenCL today). Core code sees only this.

@@ -2,7 +2,11 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
+
+#include "replayer/core/state_comparison.h"
 
 namespace msprof::replay {
 
@@ -27,6 +31,15 @@ struct ReplayOptions {
   // Replaces the last-level cache size the device reports, for devices that
   // report nonsense and for tests that cannot afford the real size.
   std::optional<std::uint64_t> cache_bytes;
+  // Floating-point differences accepted as "within tolerance".
+  std::optional<Tolerance> tolerance;
+  // Buffers whose nondeterminism is expected (capture ids or the argument
+  // names the kernels give them); `allow_all_nondeterministic` for every one.
+  std::vector<std::string> allow_nondeterministic;
+  bool allow_all_nondeterministic = false;
+  // Extra passes run, when a verification differs, to tell a kernel that
+  // gives different results run to run from a replay fault.
+  unsigned nondeterminism_passes = 3;
 };
 
 std::string_view replay_mode_name(ReplayMode mode);

@@ -4,16 +4,29 @@ namespace msprof::replay {
 
 std::string_view verification_status_name(VerificationStatus status) {
   switch (status) {
-    case VerificationStatus::Off:
-      return "off";
+    case VerificationStatus::NotVerified:
+      return "not verified";
+    case VerificationStatus::NothingToVerify:
+      return "nothing to verify";
     case VerificationStatus::BitExact:
       return "bit-exact";
+    case VerificationStatus::WithinTolerance:
+      return "within tolerance";
+    case VerificationStatus::Nondeterministic:
+      return "nondeterministic";
     case VerificationStatus::Differs:
       return "differs";
-    case VerificationStatus::Unavailable:
-      return "unavailable";
   }
-  return "off";
+  return "not verified";
+}
+
+bool Verification::acceptable() const {
+  if (status == VerificationStatus::Differs) return false;
+  for (const auto& b : buffers) {
+    if (b.status == VerificationStatus::Differs) return false;
+    if (b.status == VerificationStatus::Nondeterministic && !b.allowed) return false;
+  }
+  return true;
 }
 
 std::string_view range_outcome_name(RangeOutcome outcome) {
@@ -24,6 +37,8 @@ std::string_view range_outcome_name(RangeOutcome outcome) {
       return "skipped";
     case RangeOutcome::Failed:
       return "failed";
+    case RangeOutcome::Empty:
+      return "empty";
   }
   return "skipped";
 }
@@ -38,7 +53,7 @@ bool ReplayResult::any_replayed() const {
 bool ReplayResult::any_failure() const {
   for (const auto& r : ranges) {
     if (r.outcome == RangeOutcome::Failed) return true;
-    if (r.verification.status == VerificationStatus::Differs) return true;
+    if (r.outcome == RangeOutcome::Replayed && !r.verification.acceptable()) return true;
   }
   return false;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -11,13 +12,39 @@
 
 namespace msprof::replay {
 
-enum class VerificationStatus { Off, BitExact, Differs, Unavailable };
+// The verdict on a range, and on each buffer of its final state.
+//   BitExact          every checked pass equals the recording
+//   WithinTolerance   differs, but only within --tolerance
+//   Differs           a replay fault, or a kernel that computes otherwise
+//   Nondeterministic  replayed passes disagree with each other: the
+//                     program's own kernel gives different results run to run
+//   NothingToVerify   the range writes no buffer (ranges only)
+//   NotVerified       --verify off, or the trace has no final state (ranges only)
+enum class VerificationStatus {
+  NotVerified,
+  NothingToVerify,
+  BitExact,
+  WithinTolerance,
+  Nondeterministic,
+  Differs
+};
 std::string_view verification_status_name(VerificationStatus status);
 
+struct BufferVerification {
+  BufferComparison comparison;  // with the recording, of the pass `Verification::pass`
+  VerificationStatus status = VerificationStatus::BitExact;
+  std::set<std::string> arg_names;  // what the range's kernels call it
+  bool allowed = false;             // nondeterministic, and --allow-nondeterministic names it
+};
+
 struct Verification {
-  VerificationStatus status = VerificationStatus::Off;
-  unsigned pass = 0;  // measured pass the comparison describes (the first that differed)
-  std::vector<BufferComparison> buffers;
+  VerificationStatus status = VerificationStatus::NotVerified;
+  std::string reason;            // why not verified, or why nothing to verify
+  unsigned pass = 0;             // measured pass the comparisons describe (the first that differed)
+  unsigned passes_compared = 0;  // replayed passes whose outputs were compared with each other
+  std::vector<BufferVerification> buffers;
+  // Whether this verdict lets msprof-replay exit 0.
+  bool acceptable() const;
 };
 
 struct KernelResult {
@@ -35,7 +62,9 @@ struct KernelResult {
   double ratio_to_original = 0;
 };
 
-enum class RangeOutcome { Replayed, Skipped, Failed };
+// Empty: the range holds no command, so there is nothing to replay; it is
+// not counted as replayed.
+enum class RangeOutcome { Replayed, Skipped, Failed, Empty };
 std::string_view range_outcome_name(RangeOutcome outcome);
 
 struct RangeResult {
@@ -64,7 +93,9 @@ struct ReplayResult {
   std::vector<RangeResult> ranges;
 
   bool any_replayed() const;
-  bool any_failure() const;  // a verification differed or a range failed
+  // A range failed, or a verdict is not acceptable (differs, or
+  // nondeterministic in a buffer --allow-nondeterministic does not name).
+  bool any_failure() const;
 };
 
 }  // namespace msprof::replay

@@ -7,6 +7,7 @@
 
 #include "replayer/core/path_name.h"
 #include "replayer/core/range_plan.h"
+#include "replayer/core/range_verifier.h"
 #include "replayer/core/replay_error.h"
 
 namespace msprof::replay {
@@ -73,8 +74,9 @@ ReplayResult ReplaySession::run(const std::vector<SelectedRange>& selection) {
   result.device = device_.description();
   result.options = options_;
   const CacheClearRequest cache = cache_clear_request(device_.description(), options_);
-  const bool any_replayable = std::any_of(selection.begin(), selection.end(),
-                                          [](const SelectedRange& s) { return s.replayable; });
+  const bool any_replayable = std::any_of(
+      selection.begin(), selection.end(),
+      [](const SelectedRange& s) { return s.replayable && !s.range->commands.empty(); });
   if (cache.enabled() && any_replayable) device_.prepare_cache_clear(cache);
   for (const auto& selected : selection) {
     if (!selected.replayable) {
@@ -83,6 +85,16 @@ ReplayResult ReplaySession::run(const std::vector<SelectedRange>& selection) {
       skipped.outcome = RangeOutcome::Skipped;
       skipped.reason = selected.skip_reason;
       result.ranges.push_back(std::move(skipped));
+      continue;
+    }
+    if (selected.range->commands.empty()) {
+      // Nothing ran between its start and end: a pass would measure the
+      // replayer, and a verdict would vouch for nothing.
+      RangeResult empty;
+      empty.name = selected.range->name;
+      empty.outcome = RangeOutcome::Empty;
+      empty.reason = "the range holds no command (no device work between its start and end)";
+      result.ranges.push_back(std::move(empty));
       continue;
     }
     if (progress_) progress_("replaying range '" + selected.range->name + "'");
@@ -97,10 +109,11 @@ ReplayResult ReplaySession::run(const std::vector<SelectedRange>& selection) {
 RangeResult ReplaySession::replay_range(const trace::Range& range, const CacheClearRequest& cache) {
   RangeResult result;
   result.name = range.name;
-  expected_.clear();
   std::unique_ptr<LoadedRange> loaded;
+  std::set<trace::CaptureId> restored;
   try {
     const RangePlan plan = plan_range(range, catalog_);
+    for (const auto& state : plan.written) restored.insert(state.buffer);
     loaded = device_.load(plan, catalog_.info(), reader_, cache);
   } catch (const ReplayError& e) {
     result.outcome = RangeOutcome::Failed;
@@ -116,53 +129,43 @@ RangeResult ReplaySession::replay_range(const trace::Range& range, const CacheCl
   result.restored_bytes = loaded->restored_bytes();
   for (const auto& note : loaded->notes()) notes_.push_back("range '" + range.name + "': " + note);
   fill_kernels(result, range);
+  RangeVerifier verifier(range, catalog_, reader_, options_, restored, *loaded);
 
   const unsigned total = options_.warm_up + options_.launch_count;
-  for (unsigned pass = 0; pass < total; ++pass) {
-    double wall_us = 0, restore_us = 0;
-    try {
+  try {
+    for (unsigned pass = 0; pass < total; ++pass) {
+      double wall_us = 0, restore_us = 0;
       run_pass(*loaded, range, pass >= options_.warm_up, wall_us, restore_us);
-    } catch (const ReplayError& e) {
-      result.outcome = RangeOutcome::Failed;
-      result.reason = e.what();
-      return result;
+      if (pass < options_.warm_up) continue;
+      const unsigned measured = pass - options_.warm_up;
+      record_timings(result, loaded->timings());
+      result.wall_pass_us.push_back(wall_us);
+      result.restore_pass_us.push_back(restore_us);
+      ++result.passes;
+      if (options_.verify == VerifyMode::Each ||
+          (options_.verify == VerifyMode::First && measured == 0))
+        verifier.check_pass(*loaded, measured);
     }
-    if (pass < options_.warm_up) continue;
-    const unsigned measured = pass - options_.warm_up;
-    const auto timings = loaded->timings();
-    double kernel_sum = 0;
-    for (auto& kernel : result.kernels) {
-      const auto it = std::find_if(timings.begin(), timings.end(),
-                                   [&](const auto& t) { return t.command_seq == kernel.seq; });
-      double duration = 0, queued = 0;
-      if (it != timings.end()) {
-        duration = static_cast<double>(it->end_ns - it->start_ns) / 1e3;
-        queued = it->start_ns >= it->queued_ns
-                     ? static_cast<double>(it->start_ns - it->queued_ns) / 1e3
-                     : 0;
-      }
-      kernel.pass_us.push_back(duration);
-      kernel.queued_us.push_back(queued);
-      kernel_sum += duration;
+    // A difference is a replay fault only if the program's own kernels give
+    // the same result every time: replay a few more passes to find out.
+    unsigned extra = 0;
+    while (!verifier.suspects().empty() && extra < options_.nondeterminism_passes) {
+      double wall_us = 0, restore_us = 0;
+      run_pass(*loaded, range, false, wall_us, restore_us);
+      verifier.check_repeat(*loaded);
+      ++extra;
     }
-    result.wall_pass_us.push_back(wall_us);
-    result.restore_pass_us.push_back(restore_us);
-    result.kernel_sum_pass_us.push_back(kernel_sum);
-    ++result.passes;
-
-    const bool check = options_.verify == VerifyMode::Each ||
-                       (options_.verify == VerifyMode::First && measured == 0);
-    if (check && result.verification.status != VerificationStatus::Differs &&
-        result.verification.status != VerificationStatus::Unavailable) {
-      try {
-        result.verification = verify(*loaded, range, measured);
-      } catch (const ReplayError& e) {
-        result.outcome = RangeOutcome::Failed;
-        result.reason = e.what();
-        return result;
-      }
+    if (extra != 0) {
+      notes_.push_back("range '" + range.name + "': " + std::to_string(extra) +
+                       " unmeasured pass(es) replayed to tell a nondeterministic kernel from a "
+                       "replay fault");
     }
+  } catch (const ReplayError& e) {
+    result.outcome = RangeOutcome::Failed;
+    result.reason = e.what();
+    return result;
   }
+  result.verification = verifier.verdict();
   result.wall_us = summarize(result.wall_pass_us);
   result.kernel_sum_us = summarize(result.kernel_sum_pass_us);
   result.restore_us = summarize(result.restore_pass_us);
@@ -176,6 +179,26 @@ RangeResult ReplaySession::replay_range(const trace::Range& range, const CacheCl
       kernel.ratio_to_original = kernel.duration_us.median / kernel.original_us;
   }
   return result;
+}
+
+void ReplaySession::record_timings(RangeResult& result,
+                                   const std::vector<trace::CommandTiming>& timings) {
+  double kernel_sum = 0;
+  for (auto& kernel : result.kernels) {
+    const auto it = std::find_if(timings.begin(), timings.end(),
+                                 [&](const auto& t) { return t.command_seq == kernel.seq; });
+    double duration = 0, queued = 0;
+    if (it != timings.end()) {
+      duration = static_cast<double>(it->end_ns - it->start_ns) / 1e3;
+      queued = it->start_ns >= it->queued_ns
+                   ? static_cast<double>(it->start_ns - it->queued_ns) / 1e3
+                   : 0;
+    }
+    kernel.pass_us.push_back(duration);
+    kernel.queued_us.push_back(queued);
+    kernel_sum += duration;
+  }
+  result.kernel_sum_pass_us.push_back(kernel_sum);
 }
 
 void ReplaySession::run_pass(LoadedRange& loaded, const trace::Range& range, bool measured,
@@ -214,31 +237,6 @@ void ReplaySession::run_pass(LoadedRange& loaded, const trace::Range& range, boo
     wall_us += elapsed_us(start);
     first = i + 1;
   }
-}
-
-Verification ReplaySession::verify(LoadedRange& loaded, const trace::Range& range, unsigned pass) {
-  Verification v;
-  v.pass = pass;
-  if (range.final_state.empty()) {
-    v.status = VerificationStatus::Unavailable;
-    return v;
-  }
-  v.status = VerificationStatus::BitExact;
-  for (const auto& state : range.final_state) {
-    auto it = expected_.find(state.buffer);
-    if (it == expected_.end()) {
-      try {
-        it = expected_.emplace(state.buffer, reader_.read_blob(state.blob)).first;
-      } catch (const trace::TraceError& e) {
-        throw PlanError("final state of buffer " + std::to_string(state.buffer) +
-                        " is unreadable: " + e.what() + "; replay with --verify off");
-      }
-    }
-    const auto actual = loaded.read_buffer(state.buffer);
-    v.buffers.push_back(compare_buffer(state.buffer, it->second, actual));
-    if (!v.buffers.back().equal) v.status = VerificationStatus::Differs;
-  }
-  return v;
 }
 
 void ReplaySession::fill_kernels(RangeResult& result, const trace::Range& range) {

@@ -36,7 +36,7 @@ class ReplaySession {
   RangeResult replay_range(const trace::Range& range, const CacheClearRequest& cache);
   void run_pass(LoadedRange& loaded, const trace::Range& range, bool measured, double& wall_us,
                 double& restore_us);
-  Verification verify(LoadedRange& loaded, const trace::Range& range, unsigned pass);
+  static void record_timings(RangeResult& result, const std::vector<trace::CommandTiming>& timings);
   void fill_kernels(RangeResult& result, const trace::Range& range);
 
   const trace::TraceReader& reader_;
@@ -46,7 +46,6 @@ class ReplaySession {
   Progress progress_;
   std::vector<std::string> notes_;
   unsigned next_folder_ = 0;
-  std::map<trace::CaptureId, std::vector<std::byte>> expected_;  // final state of the current range
 };
 
 }  // namespace msprof::replay

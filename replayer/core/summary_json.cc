@@ -22,14 +22,22 @@ void write_sizes(JsonWriter& j, std::string_view name, const std::vector<std::ui
 void write_verification(JsonWriter& j, const Verification& v) {
   j.key("verification").begin_object();
   j.key("status").value(verification_status_name(v.status));
-  j.key("pass").value(v.pass);
+  j.key("reason").value(v.reason);
+  j.key("pass").value(v.pass).key("passes_compared").value(v.passes_compared);
   j.key("buffers").begin_array();
   for (const auto& b : v.buffers) {
+    const auto& c = b.comparison;
     j.begin_object();
-    j.key("buffer").value(b.buffer).key("status").value(b.equal ? "bit-exact" : "differs");
-    j.key("size").value(b.size).key("element").value(b.as_float32 ? "float32" : "byte");
-    j.key("first_index").value(b.first_index).key("differing").value(b.differing);
-    j.key("max_abs").value(b.max_abs).key("max_rel").value(b.max_rel);
+    j.key("buffer").value(c.buffer).key("status").value(verification_status_name(b.status));
+    j.key("arg_names").begin_array();
+    for (const auto& n : b.arg_names) j.value(n);
+    j.end_array();
+    j.key("allowed").value(b.allowed);
+    j.key("size").value(c.size).key("element").value(c.element.name);
+    j.key("element_size").value(c.element.size);
+    j.key("first_index").value(c.first_index).key("differing").value(c.differing);
+    j.key("outside_tolerance").value(c.outside);
+    j.key("max_abs").value(c.max_abs).key("max_rel").value(c.max_rel);
     j.end_object();
   }
   j.end_array();
@@ -58,7 +66,7 @@ void write_kernel(JsonWriter& j, const KernelResult& k) {
 std::string summary_json(const ReplayResult& result) {
   JsonWriter j;
   j.begin_object();
-  j.key("format").value("msprof-replay-result").key("version").value(1u);
+  j.key("format").value("msprof-replay-result").key("version").value(2u);
   j.key("trace").value(result.trace).key("created").value(result.created);
   j.key("device").begin_object();
   j.key("index").value(result.device.index).key("name").value(result.device.name);
@@ -69,6 +77,17 @@ std::string summary_json(const ReplayResult& result) {
   j.key("replay_mode").value(replay_mode_name(o.mode)).key("launch_count").value(o.launch_count);
   j.key("warm_up").value(o.warm_up).key("cache_control").value(cache_control_name(o.cache_control));
   j.key("verify").value(verify_mode_name(o.verify));
+  j.key("tolerance");
+  if (o.tolerance) {
+    j.begin_object().key("atol").value(o.tolerance->atol).key("rtol").value(o.tolerance->rtol);
+    j.end_object();
+  } else {
+    j.null();
+  }
+  j.key("allow_nondeterministic").begin_array();
+  if (o.allow_all_nondeterministic) j.value("all");
+  for (const auto& name : o.allow_nondeterministic) j.value(name);
+  j.end_array();
   j.key("cache_clear").value(result.cache_clear);
   j.key("thread_control").value(thread_control_name(o.thread_control));
   j.key("thread_placement").value(result.thread_placement);

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <vector>
 
+#include "format/printable_text.h"
 #include "replayer/core/summary_csv.h"
 
 namespace msprof::replay {
@@ -31,19 +32,63 @@ std::string layout(const std::vector<Row>& rows) {
   return out;
 }
 
-std::string verification_text(const Verification& v) {
-  std::string text(verification_status_name(v.status));
+std::string number(double value) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", value);
+  return buf;
+}
+
+std::string buffer_name(const BufferVerification& b) {
+  std::string names;
+  for (const auto& n : b.arg_names) names += (names.empty() ? "" : "/") + trace::printable(n);
+  return "buffer " + std::to_string(b.comparison.buffer) + " (" +
+         (names.empty() ? "" : names + ", ") + b.comparison.element.name + ")";
+}
+
+std::string difference_text(const BufferComparison& c) {
+  return "first index " + std::to_string(c.first_index) + ", " + std::to_string(c.differing) +
+         " of " + std::to_string(c.size / std::max<std::uint32_t>(c.element.size, 1)) +
+         " elements differ, max abs " + number(c.max_abs) + ", max rel " + number(c.max_rel);
+}
+
+// One line per buffer that is not bit-exact, after the range's verdict.
+std::string verification_details(const RangeResult& r) {
+  const auto& v = r.verification;
+  const std::string head =
+      "  " + trace::printable(r.name) + ": " + std::string(verification_status_name(v.status));
+  if (!v.reason.empty()) return head + " (" + v.reason + ")\n";
+  std::string out;
+  unsigned exact = 0;
   for (const auto& b : v.buffers) {
-    if (b.equal) continue;
-    char buf[160];
-    std::snprintf(buf, sizeof buf, " (buffer %llu: first index %llu, %llu differ, max abs %g)",
-                  static_cast<unsigned long long>(b.buffer),
-                  static_cast<unsigned long long>(b.first_index),
-                  static_cast<unsigned long long>(b.differing), b.max_abs);
-    text += buf;
-    break;
+    switch (b.status) {
+      case VerificationStatus::BitExact:
+        ++exact;
+        break;
+      case VerificationStatus::Nondeterministic:
+        out += "    " + buffer_name(b) +
+               ": nondeterministic: replayed passes disagree with each other, so the program's "
+               "own kernel gives different results from run to run" +
+               (b.allowed ? " (allowed)"
+                          : "; accept it with --allow-nondeterministic " +
+                                std::to_string(b.comparison.buffer)) +
+               "\n";
+        break;
+      case VerificationStatus::WithinTolerance:
+        out +=
+            "    " + buffer_name(b) + ": within tolerance: " + difference_text(b.comparison) + "\n";
+        break;
+      default:
+        out += "    " + buffer_name(b) + ": differs in pass " + std::to_string(v.pass) + ": " +
+               difference_text(b.comparison) +
+               (b.comparison.outside != b.comparison.differing
+                    ? ", " + std::to_string(b.comparison.outside) + " outside the tolerance"
+                    : "") +
+               "\n";
+        break;
+    }
   }
-  return text;
+  return head + " (" + std::to_string(v.buffers.size()) + " buffer(s), " + std::to_string(exact) +
+         " bit-exact, " + std::to_string(v.passes_compared) + " pass(es) checked)\n" + out;
 }
 
 // How the range's programs were made on the replay device, in words.
@@ -66,22 +111,24 @@ std::string program_text(const std::string& origins) {
 std::string terminal_table(const ReplayResult& result) {
   std::vector<Row> rows = {
       {"range", "kernel", "median_us", "min_us", "max_us", "GB/s", "x original", "verification"}};
-  std::string skipped, programs;
+  std::string skipped, programs, verification_lines;
   for (const auto& r : result.ranges) {
     if (r.outcome != RangeOutcome::Replayed) {
-      skipped += "  " + r.name + ": " + std::string(range_outcome_name(r.outcome)) + ", " +
-                 r.reason + "\n";
+      skipped += "  " + trace::printable(r.name) + ": " +
+                 std::string(range_outcome_name(r.outcome)) + ", " + trace::printable(r.reason) +
+                 "\n";
       continue;
     }
-    programs += "  " + r.name + ": " + program_text(r.program_source) + "\n";
-    const std::string verification = verification_text(r.verification);
+    programs += "  " + trace::printable(r.name) + ": " + program_text(r.program_source) + "\n";
+    verification_lines += verification_details(r);
+    const std::string verification(verification_status_name(r.verification.status));
     for (const auto& k : r.kernels) {
-      rows.push_back({r.name, k.name, format_number(k.duration_us.median),
-                      format_number(k.duration_us.min), format_number(k.duration_us.max),
-                      format_number(k.bandwidth_gbps),
+      rows.push_back({trace::printable(r.name), trace::printable(k.name),
+                      format_number(k.duration_us.median), format_number(k.duration_us.min),
+                      format_number(k.duration_us.max), format_number(k.bandwidth_gbps),
                       k.original_us > 0 ? format_number(k.ratio_to_original) : "-", verification});
     }
-    rows.push_back({r.name, "(range wall)", format_number(r.wall_us.median),
+    rows.push_back({trace::printable(r.name), "(range wall)", format_number(r.wall_us.median),
                     format_number(r.wall_us.min), format_number(r.wall_us.max), "", "",
                     verification});
   }
@@ -92,6 +139,7 @@ std::string terminal_table(const ReplayResult& result) {
   if (!result.thread_placement.empty()) out += "device threads: " + result.thread_placement + "\n";
   if (rows.size() > 1) out += layout(rows);
   if (!programs.empty()) out += "programs:\n" + programs;
+  if (!verification_lines.empty()) out += "verification:\n" + verification_lines;
   if (!skipped.empty()) out += "not replayed:\n" + skipped;
   return out;
 }
@@ -105,9 +153,10 @@ std::string range_listing(const std::vector<trace::Range>& ranges) {
   for (const auto& r : ranges) {
     std::size_t kernels = 0;
     for (const auto& c : r.commands) kernels += std::holds_alternative<trace::KernelLaunch>(c.body);
-    rows.push_back({std::to_string(r.order), r.name,
+    rows.push_back({std::to_string(r.order), trace::printable(r.name),
                     std::string(trace::range_status_name(r.status)),
-                    std::to_string(r.commands.size()), std::to_string(kernels), r.status_reason});
+                    std::to_string(r.commands.size()), std::to_string(kernels),
+                    trace::printable(r.status_reason)});
   }
   return layout(rows);
 }

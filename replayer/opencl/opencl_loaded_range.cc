@@ -8,6 +8,7 @@
 #include "replayer/core/replay_error.h"
 #include "replayer/opencl/cl_error.h"
 #include "replayer/opencl/host_memory_buffer.h"
+#include "replayer/opencl/kernel_arg_info.h"
 #include "replayer/opencl/opencl_device.h"
 #include "replayer/opencl/program_builder.h"
 
@@ -53,7 +54,10 @@ OpenClLoadedRange::OpenClLoadedRange(OpenClDevice& device, const RangePlan& plan
     : device_(device),
       range_(*plan.range),
       cache_(cache),
-      evicts_lines_(device.evicts_lines(cache)) {
+      evicts_lines_(device.evicts_lines(cache)),
+      reader_(reader) {
+  for (const auto* p : plan.programs) trace_programs_.emplace(p->id, p);
+  for (const auto* k : plan.kernels) trace_kernels_.emplace(k->id, k);
   create_queues(plan);
   create_programs(plan, info, reader);
   create_buffers(plan);
@@ -522,14 +526,32 @@ std::vector<trace::CommandTiming> OpenClLoadedRange::timings() {
   return out;
 }
 
-std::vector<std::byte> OpenClLoadedRange::read_buffer(trace::CaptureId buffer) {
-  std::vector<std::byte> out(buffer_sizes_.at(buffer));
-  if (!out.empty()) {
-    cl_check(clEnqueueReadBuffer(device_.control_queue(), mem(buffer), CL_TRUE, 0, out.size(),
-                                 out.data(), 0, nullptr, nullptr),
-             "clEnqueueReadBuffer");
+std::vector<trace::KernelArgInfo> OpenClLoadedRange::learned_arg_info(trace::CaptureId kernel) {
+  const auto k = trace_kernels_.find(kernel);
+  if (k == trace_kernels_.end()) return {};
+  const auto p = trace_programs_.find(k->second->program);
+  if (p == trace_programs_.end()) return {};
+  auto twin = arg_info_twins_.find(p->first);
+  if (twin == arg_info_twins_.end()) {
+    twin = arg_info_twins_
+               .emplace(p->first, build_arg_info_twin(device_.context(), device_.device(),
+                                                      *p->second, reader_))
+               .first;
   }
-  return out;
+  return kernel_arg_info(twin->second.get(), k->second->name);
+}
+
+void OpenClLoadedRange::read_buffer(trace::CaptureId buffer, std::uint64_t offset,
+                                    std::span<std::byte> out) {
+  const auto size = buffer_sizes_.at(buffer);
+  if (offset > size || out.size() > size - offset) {
+    throw PlanError("a read of buffer " + std::to_string(buffer) + " past its " +
+                    std::to_string(size) + " bytes; the trace is damaged");
+  }
+  if (out.empty()) return;
+  cl_check(clEnqueueReadBuffer(device_.control_queue(), mem(buffer), CL_TRUE, offset, out.size(),
+                               out.data(), 0, nullptr, nullptr),
+           "clEnqueueReadBuffer");
 }
 
 }  // namespace msprof::replay::opencl

@@ -30,7 +30,9 @@ class OpenClLoadedRange : public LoadedRange {
   void begin_pass() override;
   void execute(std::span<const trace::Command> commands) override;
   std::vector<trace::CommandTiming> timings() override;
-  std::vector<std::byte> read_buffer(trace::CaptureId buffer) override;
+  void read_buffer(trace::CaptureId buffer, std::uint64_t offset,
+                   std::span<std::byte> out) override;
+  std::vector<trace::KernelArgInfo> learned_arg_info(trace::CaptureId kernel) override;
 
  private:
   void create_queues(const RangePlan& plan);
@@ -64,6 +66,12 @@ class OpenClLoadedRange : public LoadedRange {
   std::map<trace::CaptureId, ClProgram> programs_;
   std::map<trace::CaptureId, std::string> origins_;
   std::map<trace::CaptureId, ClKernel> kernels_;
+  // For learned_arg_info: the trace's programs and kernels (the catalog
+  // outlives the range), and the twins built with argument information.
+  const trace::TraceReader& reader_;
+  std::map<trace::CaptureId, const trace::Program*> trace_programs_;
+  std::map<trace::CaptureId, const trace::Kernel*> trace_kernels_;
+  std::map<trace::CaptureId, ClProgram> arg_info_twins_;
   std::map<trace::CaptureId, ClSampler> samplers_;
   std::map<trace::CaptureId, ClMem> buffers_;
   std::map<trace::CaptureId, std::uint64_t> buffer_sizes_;

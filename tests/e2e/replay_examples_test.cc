@@ -279,9 +279,9 @@ TEST_CASE("--list shows every range of a real trace with its status, replaying n
     CHECK(e.path().filename().string().rfind("OPPROF_", 0) != 0);
 }
 
-// RESULTS.md: float32 for every buffer whose size is a multiple of 4, also
-// when it compares bit-exact.
-TEST_CASE("verification describes 4-byte-multiple buffers as float32") {
+// The kernels of test.py take float pointers, and the program was built
+// without -cl-kernel-arg-info: the replayer learns the types itself.
+TEST_CASE("verification compares buffers in the element type the kernels use") {
   TempDir dir;
   const JsonReplay r = replay_json(recorded("test.py").trace, {}, dir.path());
   REQUIRE(r.summary.is_object());
@@ -290,5 +290,61 @@ TEST_CASE("verification describes 4-byte-multiple buffers as float32") {
   for (const auto& b : buffers) {
     CHECK(b["size"] == 16);
     CHECK(b["element"] == "float32");
+    CHECK_FALSE(b["arg_names"].empty());
   }
+}
+
+// examples/verdicts.py: a range for each verdict that is not bit-exact.
+TEST_CASE("verdicts on real kernels: nondeterministic, nothing to verify, empty") {
+  TempDir dir;
+  const auto& trace = recorded("verdicts.py").trace;
+  const JsonReplay r = replay_json(trace, {}, dir.path());
+  REQUIRE(r.summary.is_object());
+  INFO(r.run.err);
+  CHECK(r.run.exit_code == 3);  // nondeterministic without --allow-nondeterministic
+  const auto verdict = [&](const std::string& name) {
+    const json* range = find_range(r.summary, name);
+    REQUIRE(range != nullptr);
+    return (*range)["verification"]["status"].get<std::string>();
+  };
+  CHECK(verdict("uninit_local") == "nondeterministic");
+  CHECK(verdict("atomic_order") == "nondeterministic");
+  CHECK(verdict("markers_only") == "nothing to verify");
+  CHECK(verdict("stable") == "bit-exact");
+  const json* empty = find_range(r.summary, "no_commands");
+  REQUIRE(empty != nullptr);
+  CHECK((*empty)["status"] == "empty");
+  // Only the buffer whose tickets change is nondeterministic, not the counter.
+  for (const auto& b : (*find_range(r.summary, "atomic_order"))["verification"]["buffers"]) {
+    const bool is_order = b["arg_names"] == json::array({"order"});
+    CHECK(b["status"] == (is_order ? "nondeterministic" : "bit-exact"));
+    if (is_order) CHECK(b["element"] == "uint32");
+  }
+
+  // Named by their argument names, they are accepted.
+  const JsonReplay allowed = replay_json(
+      trace, {"--include", "uninit_local|atomic_order", "--allow-nondeterministic", "out|order"},
+      dir.path());
+  INFO(allowed.run.err);
+  CHECK(allowed.run.exit_code == 0);
+  // And "all" accepts every one.
+  CHECK(replay_json(trace, {"--include", "atomic_order", "--allow-nondeterministic", "all"},
+                    dir.path())
+            .run.exit_code == 0);
+}
+
+TEST_CASE("a trace recorded with --final-state off is 'not verified', and exits 0") {
+  TempDir dir;
+  const auto rec =
+      msprof::test::record({"--final-state", "off", "-o", (dir / "nofinal.fb").string()},
+                           {msprof::test::python(), msprof::test::example("test.py")}, dir.path());
+  REQUIRE(rec.exit_code == 0);
+  const JsonReplay r = replay_json(dir / "nofinal.fb", {"--include", "range1"}, dir.path());
+  INFO(r.run.err);
+  CHECK(r.run.exit_code == 0);
+  const json* range = find_range(r.summary, "range1");
+  REQUIRE(range != nullptr);
+  CHECK((*range)["verification"]["status"] == "not verified");
+  CHECK((*range)["verification"]["reason"] ==
+        "the trace has no final state (recorded with --final-state off)");
 }

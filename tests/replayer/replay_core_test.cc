@@ -2,9 +2,11 @@
 
 #include <cmath>
 #include <cstring>
+#include <span>
 #include <vector>
 
 #include "replayer/core/copy_pieces.h"
+#include "replayer/core/element_type.h"
 #include "replayer/core/json_writer.h"
 #include "replayer/core/path_name.h"
 #include "replayer/core/range_selection.h"
@@ -83,34 +85,119 @@ TEST_CASE("statistics over passes") {
 }
 
 TEST_CASE("buffer comparison finds the first difference, counts and errors") {
+  const ElementType f32 = element_type_of("float*");
   const auto expected = floats({1, 2, 3, 4, 5, 6});
-  const BufferComparison same = compare_buffer(9, expected, expected);
+  const BufferComparison same = compare_buffer(9, expected, expected, f32);
   CHECK(same.equal);
-  CHECK(same.as_float32);
+  CHECK(same.element.name == "float32");
 
   const auto actual = floats({1, 2, 3.5f, 4, 5, 3});
-  const BufferComparison c = compare_buffer(9, expected, actual);
+  const BufferComparison c = compare_buffer(9, expected, actual, f32);
   CHECK_FALSE(c.equal);
-  CHECK(c.as_float32);
   CHECK(c.buffer == 9);
   CHECK(c.first_index == 2);
   CHECK(c.differing == 2);
+  CHECK(c.outside == 2);
   CHECK(c.max_abs == doctest::Approx(3.0));
   CHECK(c.max_rel == doctest::Approx(0.5));
 
-  // Not a multiple of 4: bytes.
-  const std::vector<std::byte> e3 = {std::byte{1}, std::byte{2}, std::byte{3}};
-  const std::vector<std::byte> a3 = {std::byte{1}, std::byte{9}, std::byte{3}};
-  const BufferComparison b = compare_buffer(1, e3, a3);
-  CHECK_FALSE(b.as_float32);
+  // No element type known: bytes, never a float32 reading of them.
+  const std::vector<std::byte> e4 = {std::byte{1}, std::byte{2}, std::byte{3}, std::byte{4}};
+  const std::vector<std::byte> a4 = {std::byte{1}, std::byte{9}, std::byte{3}, std::byte{4}};
+  const BufferComparison b = compare_buffer(1, e4, a4);
+  CHECK(b.element.name == "bytes");
   CHECK(b.first_index == 1);
   CHECK(b.differing == 1);
   CHECK(b.max_abs == 7);
 
   // A NaN where a number was expected cannot hide.
-  const BufferComparison n = compare_buffer(1, floats({1}), floats({NAN}));
+  const BufferComparison n = compare_buffer(1, floats({1}), floats({NAN}), f32);
   CHECK_FALSE(n.equal);
   CHECK(std::isinf(n.max_abs));
+}
+
+TEST_CASE("element types come from the kernels' argument type names") {
+  CHECK(element_type_of("float*").name == "float32");
+  CHECK(element_type_of("const float4*").name == "float32");
+  CHECK(element_type_of("__global int *").name == "int32");
+  CHECK(element_type_of("uint*").name == "uint32");
+  CHECK(element_type_of("unsigned int*").name == "uint32");
+  CHECK(element_type_of("half8*").name == "float16");
+  CHECK(element_type_of("double*").name == "float64");
+  CHECK(element_type_of("uchar16*").name == "uint8");
+  CHECK(element_type_of("long*").name == "int64");
+  CHECK(element_type_of("struct particle*").name == "struct particle");
+  CHECK(element_type_of("struct particle*").kind == ElementType::Kind::Bytes);
+  CHECK(element_type_of("").name == "bytes");
+  CHECK(element_type_of("void*").name == "bytes");
+}
+
+TEST_CASE("an int32 buffer that differs is reported in int32") {
+  const std::vector<std::int32_t> e = {5, -3, 100000, 7};
+  std::vector<std::int32_t> a = e;
+  a[2] = 100003;
+  const auto bytes = [](const std::vector<std::int32_t>& v) {
+    std::vector<std::byte> out(v.size() * 4);
+    std::memcpy(out.data(), v.data(), out.size());
+    return out;
+  };
+  const BufferComparison c =
+      compare_buffer(3, bytes(e), bytes(a), element_type_of("int*"), Tolerance{10, 0});
+  CHECK(c.element.name == "int32");
+  CHECK(c.first_index == 2);
+  CHECK(c.max_abs == 3);  // not 4.2e-45, as a float32 reading of the bits says
+  CHECK(c.outside == 1);  // integers never pass on a tolerance
+}
+
+TEST_CASE("a tolerance accepts floating-point differences within it, and NaN only bit for bit") {
+  const ElementType f32 = element_type_of("float*");
+  const auto e = floats({100, 1, 0});
+  const auto a = floats({100.001f, 1, 1e-7f});
+  const BufferComparison within = compare_buffer(1, e, a, f32, Tolerance{1e-6, 1e-4});
+  CHECK_FALSE(within.equal);
+  CHECK(within.within_tolerance());
+  const BufferComparison outside = compare_buffer(1, e, a, f32, Tolerance{1e-9, 1e-9});
+  CHECK(outside.outside == 2);
+  CHECK_FALSE(outside.within_tolerance());
+
+  std::uint32_t nan_a = 0x7fc00000, nan_b = 0x7fc00001;
+  std::vector<std::byte> na(4), nb(4);
+  std::memcpy(na.data(), &nan_a, 4);
+  std::memcpy(nb.data(), &nan_b, 4);
+  CHECK(compare_buffer(1, na, na, f32, Tolerance{1, 1}).equal);
+  CHECK(compare_buffer(1, na, nb, f32, Tolerance{1, 1}).outside == 1);
+}
+
+TEST_CASE("the chunked comparison finds a difference in the last element of a multi-chunk buffer") {
+  const ElementType f64 = element_type_of("double*");
+  const std::size_t n = (3u << 20) / 8 + 5;  // three and a bit chunks of 1 MiB
+  std::vector<std::byte> expected(n * 8), actual;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double v = static_cast<double>(i) * 0.5;
+    std::memcpy(expected.data() + i * 8, &v, 8);
+  }
+  actual = expected;
+  const double last = -1;
+  std::memcpy(actual.data() + (n - 1) * 8, &last, 8);
+  // Pieces that split elements, as trace chunks of any size may.
+  BufferComparator comparator(4, expected.size(), f64, std::nullopt);
+  const std::size_t piece = (1u << 20) + 3;
+  for (std::size_t at = 0; at < expected.size(); at += piece) {
+    const std::size_t len = std::min(piece, expected.size() - at);
+    comparator.feed(std::span(expected).subspan(at, len), std::span(actual).subspan(at, len));
+  }
+  const BufferComparison c = comparator.finish(actual.size());
+  CHECK_FALSE(c.equal);
+  CHECK(c.differing == 1);
+  CHECK(c.first_index == n - 1);
+  CHECK(c.max_abs == doctest::Approx(static_cast<double>(n - 1) * 0.5 + 1));
+
+  // A replayed buffer shorter than the recording differs past its end.
+  BufferComparator shorter(4, 16, f64, std::nullopt);
+  shorter.feed(std::span(expected).first(8), std::span(expected).first(8));
+  const BufferComparison s = shorter.finish(8);
+  CHECK(s.first_index == 1);
+  CHECK(s.differing == 1);
 }
 
 TEST_CASE("names from the trace become safe path components") {

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <set>
 
 #include "format/trace_reader.h"
 #include "replayer/core/host_line_flush.h"
@@ -214,14 +215,20 @@ TEST_CASE("a wrong final state is reported with its buffer and first index") {
   CHECK(replayed.result.any_failure());
   std::size_t differing = 0;
   for (const auto& b : r.verification.buffers) {
-    if (b.equal) continue;
+    if (b.status == VerificationStatus::BitExact) continue;
     ++differing;
-    CHECK(b.buffer == test::synthetic::kBufferE);
-    CHECK(b.first_index == 7);
-    CHECK(b.differing == 1);
-    CHECK(b.max_abs == doctest::Approx(1.0));
+    CHECK(b.status == VerificationStatus::Differs);
+    CHECK(b.comparison.buffer == test::synthetic::kBufferE);
+    CHECK(b.comparison.element.name == "float32");
+    CHECK(b.comparison.first_index == 7);
+    CHECK(b.comparison.differing == 1);
+    CHECK(b.comparison.max_abs == doctest::Approx(1.0));
+    CHECK(b.arg_names == std::set<std::string>{"e"});
   }
   CHECK(differing == 1);
+  // The kernels give the same result every pass: a replay fault, not
+  // nondeterminism, after the extra passes that rule it out.
+  CHECK(r.verification.passes_compared == 1 + ReplayOptions{}.nondeterminism_passes);
   CHECK(replayed.range("inplace").verification.status == VerificationStatus::BitExact);
 }
 
@@ -237,7 +244,55 @@ TEST_CASE("ranges that are not replayable are skipped with their reasons") {
   CHECK_FALSE(replayed.result.any_failure());
 }
 
-TEST_CASE("without a recorded final state, verification is unavailable and all is restored") {
+TEST_CASE("an int32 buffer that differs is reported in int32, by its argument name") {
+  TempDir dir;
+  SyntheticOptions options;
+  options.wrong_int_final_state = true;
+  test::write_synthetic_trace(dir / "t.fb", options);
+  const auto replayed = replay_trace(dir / "t.fb", fast_options(), {{"range1"}, {}});
+  const auto& v = replayed.range("range1").verification;
+  CHECK(v.status == VerificationStatus::Differs);
+  bool found = false;
+  for (const auto& b : v.buffers) {
+    if (b.comparison.buffer != test::synthetic::kSums) continue;
+    found = true;
+    CHECK(b.status == VerificationStatus::Differs);
+    CHECK(b.comparison.element.name == "int32");
+    CHECK(b.comparison.first_index == 3);
+    CHECK(b.comparison.max_abs == 3);
+    CHECK(b.arg_names == std::set<std::string>{"out"});
+  }
+  CHECK(found);
+}
+
+TEST_CASE("a tolerance accepts a float difference within it and not one outside it") {
+  TempDir dir;
+  SyntheticOptions options;
+  options.wrong_final_state = true;  // element 7 of E off by 1.0
+  test::write_synthetic_trace(dir / "t.fb", options);
+  ReplayOptions o = fast_options();
+  o.tolerance = Tolerance{1.5, 0};
+  const auto within = replay_trace(dir / "t.fb", o, {{"range1"}, {}});
+  CHECK(within.range("range1").verification.status == VerificationStatus::WithinTolerance);
+  CHECK_FALSE(within.result.any_failure());
+  o.tolerance = Tolerance{0.5, 0};
+  const auto outside = replay_trace(dir / "t.fb", o, {{"range1"}, {}});
+  CHECK(outside.range("range1").verification.status == VerificationStatus::Differs);
+  CHECK(outside.result.any_failure());
+}
+
+TEST_CASE("--verify off is 'not verified', with its reason") {
+  TempDir dir;
+  test::write_synthetic_trace(dir / "t.fb");
+  ReplayOptions o = fast_options();
+  o.verify = VerifyMode::Off;
+  const auto replayed = replay_trace(dir / "t.fb", o, {{"range1"}, {}});
+  CHECK(replayed.range("range1").verification.status == VerificationStatus::NotVerified);
+  CHECK(replayed.range("range1").verification.reason == "--verify off");
+  CHECK_FALSE(replayed.result.any_failure());
+}
+
+TEST_CASE("without a recorded final state, the range is not verified and all is restored") {
   TempDir dir;
   SyntheticOptions options;
   options.final_state = false;
@@ -245,7 +300,9 @@ TEST_CASE("without a recorded final state, verification is unavailable and all i
   ReplayOptions o = fast_options();
   o.verify = VerifyMode::Each;
   const auto replayed = replay_trace(dir / "t.fb", o, {{"range1"}, {}});
-  CHECK(replayed.range("range1").verification.status == VerificationStatus::Unavailable);
+  CHECK(replayed.range("range1").verification.status == VerificationStatus::NotVerified);
+  CHECK(replayed.range("range1").verification.reason ==
+        "the trace has no final state (recorded with --final-state off)");
   CHECK(replayed.range("range1").restored_bytes == 4096 * 6 + 8192 + 64);
 }
 
@@ -267,8 +324,9 @@ class CountingRange : public LoadedRange {
   void begin_pass() override { inner_->begin_pass(); }
   void execute(std::span<const trace::Command> commands) override { inner_->execute(commands); }
   std::vector<trace::CommandTiming> timings() override { return inner_->timings(); }
-  std::vector<std::byte> read_buffer(trace::CaptureId buffer) override {
-    return inner_->read_buffer(buffer);
+  void read_buffer(trace::CaptureId buffer, std::uint64_t offset,
+                   std::span<std::byte> out) override {
+    inner_->read_buffer(buffer, offset, out);
   }
 
  private:

@@ -189,6 +189,7 @@ void write_records(TraceBuilder& out, const SyntheticOptions& options, const Loc
   info.command_line = {"python3", "synthetic.py"};
   info.pid = 4242;
   info.api = "opencl";
+  info.options.final_state = options.final_state;
   info.devices = {device.info};
   if (!options.device_name.empty()) info.devices[0].device_name = options.device_name;
   out.write(info);
@@ -204,10 +205,35 @@ void write_records(TraceBuilder& out, const SyntheticOptions& options, const Loc
   if (!binary.empty()) program.built_binaries = {{0, out.blob(binary)}};
   out.write(program);
   const CaptureId add = 3, scale = 4, negate = 5, group_sum = 6;
-  out.write(Kernel{add, 2, "add", 3, {}});
-  out.write(Kernel{scale, 2, "scale", 2, {}});
-  out.write(Kernel{negate, 2, "negate", 3, {}});
-  out.write(Kernel{group_sum, 2, "group_sum", 3, {}});
+  // Argument information as a driver gives it (clGetKernelArgInfo), which
+  // tells verification the element types.
+  const auto arg = [](std::string name, std::string type, bool local, bool is_const) {
+    return KernelArgInfo{std::move(name), std::move(type),
+                         static_cast<std::uint32_t>(local ? CL_KERNEL_ARG_ADDRESS_LOCAL
+                                                          : CL_KERNEL_ARG_ADDRESS_GLOBAL),
+                         CL_KERNEL_ARG_ACCESS_NONE,
+                         is_const ? std::uint64_t{CL_KERNEL_ARG_TYPE_CONST} : 0};
+  };
+  out.write(Kernel{add,
+                   2,
+                   "add",
+                   3,
+                   {arg("a", "float*", false, true), arg("b", "float*", false, true),
+                    arg("c", "float*", false, false)}});
+  out.write(Kernel{
+      scale, 2, "scale", 2, {arg("x", "float*", false, false), arg("s", "float", false, false)}});
+  out.write(Kernel{negate,
+                   2,
+                   "negate",
+                   3,
+                   {arg("c", "float*", false, true), arg("e", "float*", false, false),
+                    arg("offset", "long", false, false)}});
+  out.write(Kernel{group_sum,
+                   2,
+                   "group_sum",
+                   3,
+                   {arg("in", "int*", false, true), arg("out", "int*", false, false),
+                    arg("tmp", "int*", true, false)}});
 
   const std::uint64_t n = options.elements, bytes = n * 4;
   const auto root = [&](CaptureId id, std::uint64_t size, std::uint64_t flags) {
@@ -241,6 +267,7 @@ void write_records(TraceBuilder& out, const SyntheticOptions& options, const Loc
     sums[i / kGroup] += ints[i];
   }
   if (options.wrong_final_state) e[7] = e[7] + 1.0f;
+  if (options.wrong_int_final_state) sums[3] += 3;
 
   Range range1;
   range1.id = 30;

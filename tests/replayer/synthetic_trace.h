@@ -30,6 +30,8 @@ struct SyntheticOptions {
   std::string device_name;  // empty: the local device's name
   // Make element 7 of buffer E wrong in the final state of "range1".
   bool wrong_final_state = false;
+  // Make element 3 of the int32 buffer kSums wrong by 3.
+  bool wrong_int_final_state = false;
   bool final_state = true;
   // Write the trace the way a killed recorder leaves it: no index, no
   // trailer, "range1" complete and a range cut off by the kill.

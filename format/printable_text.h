@@ -1,0 +1,14 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace msprof::trace {
+
+// A name from a trace (a range's mstx message, a kernel name) as one line a
+// terminal shows as it is: control characters become \n, \t, \r or \xNN and
+// a backslash becomes \\, so a name can neither break a one-line message nor
+// move the cursor.
+std::string printable(std::string_view text);
+
+}  // namespace msprof::trace
