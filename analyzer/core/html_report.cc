@@ -79,8 +79,14 @@ std::string range_section(const ResultRange& r) {
   out += "<p>" + std::to_string(r.passes) + " passes, wall median " + f3(r.wall.median) + " us (" +
          f3(r.wall.min) + ".." + f3(r.wall.max) + "), kernels median " + f3(r.kernel_sum.median) +
          " us, program from " + e(r.program_source) + ", verification " +
-         e(r.verification.empty() ? "-" : r.verification) + ", " + human_bytes(r.restored_bytes) +
-         " restored per pass</p>";
+         e(r.verification.empty() ? "-" : r.verification) +
+         (r.verification_reason.empty() ? "" : " (" + e(r.verification_reason) + ")") + ", " +
+         human_bytes(r.restored_bytes) + " restored per pass</p>";
+  if (!r.verification_buffers.empty()) {
+    out += "<ul class=\"verification\">";
+    for (const auto& line : r.verification_buffers) out += "<li>" + e(line) + "</li>";
+    out += "</ul>";
+  }
   std::vector<Bar> bars;
   for (const auto& k : r.kernels)
     bars.push_back({kernel_label(k), k.duration.median, k.duration.min, k.duration.max});

@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kFormat = "msprof-replay-result";
-constexpr int kVersion = 1;
+constexpr int kVersion = 2;
 
 // msprof-replay writes non-finite numbers as null; they read as NaN here.
 double number(const json& j, const char* key) {
@@ -82,7 +82,30 @@ ResultRange range(const json& j) {
   r.restore = stats(j, "restore_us");
   r.restored_bytes = count(j, "restored_bytes");
   if (j.contains("verification") && j.at("verification").is_object()) {
-    r.verification = text(j.at("verification"), "status");
+    const json& v = j.at("verification");
+    r.verification = text(v, "status");
+    // Version 1 said "off" and "unavailable" for what is now "not verified".
+    if (r.verification == "off" || r.verification == "unavailable") r.verification = "not verified";
+    r.verification_reason = text(v, "reason");
+    if (v.contains("buffers") && v.at("buffers").is_array()) {
+      for (const auto& b : v.at("buffers")) {
+        const std::string status = text(b, "status");
+        if (status.empty() || status == "bit-exact") continue;
+        std::string names;
+        if (b.contains("arg_names") && b.at("arg_names").is_array()) {
+          for (const auto& n : b.at("arg_names")) {
+            if (n.is_string()) names += (names.empty() ? "" : "/") + n.get<std::string>();
+          }
+        }
+        r.verification_buffers.push_back(
+            "buffer " + std::to_string(count(b, "buffer")) + " (" +
+            (names.empty() ? "" : names + ", ") + text(b, "element") + "): " + status +
+            (status == "nondeterministic"
+                 ? ""
+                 : ", first index " + std::to_string(count(b, "first_index")) + ", " +
+                       std::to_string(count(b, "differing")) + " differ"));
+      }
+    }
   }
   if (j.contains("kernels")) {
     for (const auto& k : j.at("kernels")) r.kernels.push_back(kernel(k));

@@ -29,7 +29,11 @@ struct ResultRange {
   std::uint64_t passes = 0;
   PassStats wall, kernel_sum, restore;  // restore is outside wall
   std::uint64_t restored_bytes = 0;
-  std::string verification;  // bit-exact, differs, off
+  // bit-exact, within tolerance, differs, nondeterministic, nothing to
+  // verify, not verified (replayer/RESULTS.md)
+  std::string verification;
+  std::string verification_reason;                // why not verified or nothing to verify
+  std::vector<std::string> verification_buffers;  // one line per buffer not bit-exact
   std::vector<ResultKernel> kernels;
 };
 

@@ -64,6 +64,22 @@ ordered_json stats_json(const std::optional<PassStats>& s) {
 
 }  // namespace
 
+std::vector<RangeVerdicts> verdicts_of(const ReplayResult& a, const ReplayResult& b) {
+  std::vector<RangeVerdicts> out;
+  const auto put = [&](const ReplayResult& result, bool is_a) {
+    for (const auto& r : result.ranges) {
+      if (r.status != "replayed") continue;
+      auto it = std::find_if(out.begin(), out.end(),
+                             [&](const RangeVerdicts& v) { return v.range == r.name; });
+      if (it == out.end()) it = out.insert(out.end(), RangeVerdicts{r.name, "", ""});
+      (is_a ? it->a : it->b) = r.verification;
+    }
+  };
+  put(a, true);
+  put(b, false);
+  return out;
+}
+
 double ComparisonRow::ratio() const {
   if (!a || !b || a->median <= 0) return std::numeric_limits<double>::quiet_NaN();
   return b->median / a->median;
@@ -116,6 +132,12 @@ std::string comparison_text(const ReplayResult& a, const ReplayResult& b,
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   }
+  std::string verdicts;
+  for (const auto& v : verdicts_of(a, b)) {
+    verdicts += "  " + v.range + ": A " + (v.a.empty() ? "-" : v.a) + ", B " +
+                (v.b.empty() ? "-" : v.b) + "\n";
+  }
+  if (!verdicts.empty()) out += "\nverification:\n" + verdicts;
   return out;
 }
 
@@ -132,11 +154,18 @@ ordered_json comparison_json(const ReplayResult& a, const ReplayResult& b,
                     {"ratio", std::isnan(r) ? ordered_json(nullptr) : ordered_json(r)},
                     {"beyond_spread", row.significant()}});
   }
+  ordered_json verdicts = ordered_json::array();
+  for (const auto& v : verdicts_of(a, b)) {
+    verdicts.push_back({{"range", v.range},
+                        {"a", v.a.empty() ? ordered_json(nullptr) : ordered_json(v.a)},
+                        {"b", v.b.empty() ? ordered_json(nullptr) : ordered_json(v.b)}});
+  }
   return {{"format", "msprof-analyze-compare"},
           {"version", 1},
           {"a", {{"path", a.path}, {"label", a.label()}}},
           {"b", {{"path", b.path}, {"label", b.label()}}},
-          {"rows", list}};
+          {"rows", list},
+          {"verification", verdicts}};
 }
 
 }  // namespace msprof::analyze

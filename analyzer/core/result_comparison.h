@@ -19,6 +19,13 @@ struct ComparisonRow {
   bool significant() const;
 };
 
+// The verdict each result gives a range both or either replayed: a faster B
+// that differs is not faster.
+struct RangeVerdicts {
+  std::string range, a, b;  // empty where that result did not replay it
+};
+std::vector<RangeVerdicts> verdicts_of(const ReplayResult& a, const ReplayResult& b);
+
 // Pairs ranges by name and kernels by name and occurrence within their range,
 // so results of a trace in range and kernel mode, or before and after a
 // kernel change, line up. Sorted by the factor of change, largest first, then
