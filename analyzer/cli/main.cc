@@ -23,6 +23,7 @@
 #include "format/frame.h"
 #include "format/trace_error.h"
 #include "format/trace_reader.h"
+#include "format/trace_version.h"
 
 namespace {
 
@@ -47,13 +48,30 @@ trace::TraceReader open_trace(const std::string& path, bool quiet = false) {
                             quiet ? trace::TraceReader::Warn{} : trace::TraceReader::Warn(warn));
 }
 
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+// An output is never written over without -f, and never left half-written:
+// it is written beside its place and renamed there when complete.
+void check_overwrite(const std::string& path, bool force) {
+  std::error_code ec;
+  if (path.empty()) throw analyze::AnalyzeError("-o '' names no output; give a path");
+  if (!force && std::filesystem::exists(path, ec)) {
+    throw analyze::AnalyzeError(path +
+                                " already exists; pass -f to overwrite it or choose another -o");
+  }
+}
+
+void write_file(const std::string& path, const std::string& text, bool force) {
+  check_overwrite(path, force);
+  const std::string partial = path + ".partial";
+  std::ofstream out(partial, std::ios::binary | std::ios::trunc);
   out.write(text.data(), static_cast<std::streamsize>(text.size()));
   out.close();
-  if (!out)
+  std::error_code ec;
+  if (out) std::filesystem::rename(partial, path, ec);
+  if (!out || ec) {
+    std::filesystem::remove(partial, ec);
     throw analyze::AnalyzeError("cannot write " + path +
                                 "; check that its folder exists and is writable");
+  }
 }
 
 void check_format(const std::string& format) {
@@ -83,6 +101,7 @@ bool starts_like_json(const std::string& path) {
 struct Options {
   std::string trace, range, format = "text", out, dtype = "uint8", a, b;
   bool repair = false;
+  bool force = false;
 };
 
 int run_info(const Options& o) {
@@ -111,7 +130,32 @@ int run_extract(const Options& o) {
   if (!o.range.empty()) options.range = o.range;
   options.dtype = o.dtype;
   options.display_path = o.trace;
-  const auto manifest = analyze::extract_trace(reader, table, o.out, options);
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (o.out.empty()) throw analyze::AnalyzeError("-o '' names no folder; give the output folder");
+  if (!o.force && fs::exists(o.out, ec) &&
+      !(fs::is_directory(o.out, ec) && fs::is_empty(o.out, ec))) {
+    throw analyze::AnalyzeError(o.out +
+                                " exists and is not an empty folder; pass -f to replace it or "
+                                "choose another -o");
+  }
+  // Extracted into a folder beside it and moved in place when complete, so
+  // a failure half-way (a full or read-only disk) leaves nothing behind.
+  const fs::path staging = fs::path(o.out).lexically_normal().string() + ".partial";
+  fs::remove_all(staging, ec);
+  nlohmann::ordered_json manifest;
+  try {
+    manifest = analyze::extract_trace(reader, table, staging, options);
+    fs::remove_all(o.out, ec);
+    fs::rename(staging, o.out);
+  } catch (const fs::filesystem_error& e) {
+    fs::remove_all(staging, ec);
+    throw analyze::AnalyzeError("cannot write " + o.out + " (" + e.code().message() +
+                                "); check that its folder is writable");
+  } catch (...) {
+    fs::remove_all(staging, ec);
+    throw;
+  }
   std::cout << "extracted " << manifest["programs"].size() << " programs and "
             << manifest["ranges"].size() << " ranges to " << o.out << " (manifest.json)\n";
   return 0;
@@ -129,6 +173,9 @@ int run_verify(const Options& o) {
                                    : analyze::verify_text(report));
   if (!o.repair) return report.sound() ? 0 : kExitUnsound;
 
+  std::error_code ec;
+  // Its own input is refused by repair_trace, with a message of its own.
+  if (!std::filesystem::equivalent(o.trace, o.out, ec)) check_overwrite(o.out, o.force);
   const auto repaired = analyze::repair_trace(reader, o.out);
   for (const auto& d : repaired.dropped) warn("repair left out " + d);
   const auto copy = open_trace(o.out, true);
@@ -154,7 +201,7 @@ int run_export(const Options& o) {
   } else {
     events = analyze::chrome_trace_of_result(analyze::load_replay_result(o.trace));
   }
-  write_file(o.out, events.dump() + "\n");
+  write_file(o.out, events.dump() + "\n", o.force);
   return 0;
 }
 
@@ -172,7 +219,7 @@ int run_report(const Options& o) {
   const auto a = analyze::load_replay_result(o.a);
   std::optional<analyze::ReplayResult> b;
   if (!o.b.empty()) b = analyze::load_replay_result(o.b);
-  write_file(o.out, analyze::html_report(a, b ? &*b : nullptr));
+  write_file(o.out, analyze::html_report(a, b ? &*b : nullptr), o.force);
   return 0;
 }
 
@@ -187,6 +234,7 @@ std::string with_hint(const std::string& what, const char* hint) {
 int main(int argc, char** argv) {
   CLI::App app{"msprof-analyze: inspect msprof traces and replay results"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("msprof-analyze ") + trace::kToolVersion);
   Options o;
   int (*run)(const Options&) = nullptr;
 
@@ -206,6 +254,7 @@ int main(int argc, char** argv) {
   extract->add_option("TRACE", o.trace, "trace file")->required();
   extract->add_option("RANGE", o.range, "only this range (name or capture id)");
   extract->add_option("-o,--output", o.out, "output folder")->required();
+  extract->add_flag("-f,--force", o.force, "replace an existing output folder");
   extract->add_option("--dtype", o.dtype, "numpy dtype of the .npy files (default uint8)");
   extract->callback([&] { run = run_extract; });
 
@@ -214,6 +263,7 @@ int main(int argc, char** argv) {
   verify->add_option("TRACE", o.trace, "trace file")->required();
   verify->add_flag("--repair", o.repair, "write a complete copy (with index) to -o");
   verify->add_option("-o,--output", o.out, "where --repair writes the copy");
+  verify->add_flag("-f,--force", o.force, "overwrite an existing copy");
   verify->add_option("--format", o.format, "text or json");
   verify->callback([&] { run = run_verify; });
 
@@ -221,6 +271,7 @@ int main(int argc, char** argv) {
   exp->add_option("INPUT", o.trace, "trace file, OPPROF_* folder or summary.json")->required();
   exp->add_option("--format", o.format, "chrome")->required();
   exp->add_option("-o,--output", o.out, "output .json file")->required();
+  exp->add_flag("-f,--force", o.force, "overwrite an existing output file");
   exp->callback([&] { run = run_export; });
 
   auto* compare = app.add_subcommand("compare", "two replay results, per range and kernel");
@@ -233,6 +284,7 @@ int main(int argc, char** argv) {
   report->add_option("RESULT", o.a, "OPPROF_* folder or summary.json")->required();
   report->add_option("OTHER", o.b, "a second result to compare with (e.g. kernel mode)");
   report->add_option("-o,--output", o.out, "output .html file")->required();
+  report->add_flag("-f,--force", o.force, "overwrite an existing output file");
   report->callback([&] { run = run_report; });
 
   try {
@@ -240,6 +292,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "msprof-analyze: error: " << e.what() << "; see msprof-analyze --help\n";

@@ -1,6 +1,7 @@
 #include "recorder/launcher/launch_options.h"
 
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <limits>
 
 #include "format/trace_version.h"
@@ -12,6 +13,10 @@ namespace msprof::record {
 std::uint64_t parse_size(const std::string& text) {
   std::size_t used = 0;
   std::uint64_t value = 0;
+  // stoull reads "-1" as 2^64-1: a sign is never a size.
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) {
+    throw UsageError("size '" + text + "' is not a positive number; write e.g. 512M or 2G");
+  }
   try {
     value = std::stoull(text, &used);
   } catch (const std::exception&) {
@@ -99,6 +104,9 @@ ParsedLaunch parse_launch_options(int argc, char** argv) {
   if (!o.command.empty() && o.command.front() == "--") o.command.erase(o.command.begin());
   if (o.command.empty())
     throw UsageError("no program to run; usage: msprof-record [options] [--] PROGRAM [ARGS...]");
+  if (o.output.empty()) {
+    throw UsageError("-o '' names no file; give the trace file to write (default trace.fb)");
+  }
   o.kill = on_off(kill, "--kill");
   o.final_state = on_off(final_state, "--final-state");
   o.memory_bound = parse_size(memory_bound);

@@ -38,7 +38,7 @@ cl_int captured(cl_command_queue queue, cl_uint num_wait, const cl_event* wait, 
       recorder.use_queue(*capture, queue);
       index = prepare(*capture, recorder);
     } catch (const std::exception& e) {
-      session->not_replayable(std::string("(recorder: ") + e.what() + ")");
+      session->not_replayable(std::string("recorder: ") + e.what());
     }
   }
   cl_event own = nullptr;
@@ -399,7 +399,7 @@ void record_host_wait(std::vector<trace::CaptureId> (*ids)(cl_uint, const cl_eve
     ClRecorder::instance().add_command(*capture, nullptr, 0, nullptr, true,
                                        trace::HostWait{ids(n, events)});
   } catch (const std::exception& e) {
-    session->not_replayable(std::string("(recorder: ") + e.what() + ")");
+    session->not_replayable(std::string("recorder: ") + e.what());
   }
 }
 

@@ -72,8 +72,8 @@ trace::Hash128 RangeVerifier::compare(LoadedRange& loaded, BufferState& state,
       offset += n;
     });
   } catch (const trace::TraceError& e) {
-    throw PlanError("the final state of buffer " + std::to_string(id) +
-                    " is unreadable: " + e.what() + "; replay with --verify off");
+    throw PlanError("final state of buffer " + std::to_string(id) + " is unreadable: " + e.what() +
+                    "; replay with --verify off");
   }
   // What the recording does not cover is still the buffer's content.
   for (; offset < state.size; offset += kReadPiece) {

@@ -11,7 +11,7 @@ if [ -z "$browser" ]; then
   echo "chromium is not installed: skipping (apt-get install chromium)"
   exit 77
 fi
-"$analyze" report "$data/OPPROF_20261202181500_000001" "$data/OPPROF_20261202181600_000002" -o "$out/report.html"
+"$analyze" report "$data/OPPROF_20261202181500_000001" "$data/OPPROF_20261202181600_000002" -f -o "$out/report.html"
 flags=(--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --user-data-dir="$out/profile")
 if ! timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$out/report.html" >"$out/dom.html" 2>"$out/chromium.log" ||
    ! grep -q "</html>" "$out/dom.html"; then
