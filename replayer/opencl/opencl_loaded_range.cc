@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <set>
 
 #include "replayer/core/copy_pieces.h"
@@ -44,6 +45,20 @@ std::uint64_t host_extent(const trace::Rect& r) {
   const std::uint64_t row = r.host_row_pitch != 0 ? r.host_row_pitch : g[0];
   const std::uint64_t slice = r.host_slice_pitch != 0 ? r.host_slice_pitch : row * g[1];
   return (o[2] + g[2] - 1) * slice + (o[1] + g[1] - 1) * row + o[0] + g[0];
+}
+
+bool is_all_zero(std::span<const std::byte> bytes) {
+  // Word at a time where aligned; a chunk of snapshot data is.
+  std::size_t i = 0;
+  for (; i + 8 <= bytes.size(); i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, bytes.data() + i, 8);
+    if (word != 0) return false;
+  }
+  for (; i < bytes.size(); ++i) {
+    if (bytes[i] != std::byte{0}) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -185,12 +200,15 @@ void OpenClLoadedRange::upload_initial_state(const RangePlan& plan,
     }
     std::uint64_t offset = 0;
     const cl_mem target = mem(state.buffer);
+    bool zeros = true;
     reader.stream_blob(state.blob, [&](std::span<const std::byte> chunk) {
+      zeros = zeros && is_all_zero(chunk);
       cl_check(clEnqueueWriteBuffer(device_.control_queue(), target, CL_TRUE, offset, chunk.size(),
                                     chunk.data(), 0, nullptr, nullptr),
                "clEnqueueWriteBuffer");
       offset += chunk.size();
     });
+    if (zeros) zero_initial_.insert(state.buffer);
   }
 }
 
@@ -202,12 +220,19 @@ void OpenClLoadedRange::keep_pristine_copies(const RangePlan& plan,
   for (const auto* b : plan.buffers) {
     if (b->parent == 0) needed += b->size;
   }
-  for (const auto& state : plan.written) needed += state.blob.size;
+  // A buffer that starts as zeros is restored by a fill: no copy to hold.
+  for (const auto& state : plan.written) {
+    if (zero_initial_.count(state.buffer) == 0) needed += state.blob.size;
+  }
   bool on_device = static_cast<double>(needed) <=
                    kDeviceMemoryShare * static_cast<double>(device_.description().global_mem_bytes);
   if (!on_device) notes_.push_back("device memory is short: restoring from host memory");
   for (const auto& state : plan.written) {
     restored_bytes_ += state.blob.size;
+    if (zero_initial_.count(state.buffer) != 0) {
+      zero_restored_.push_back(state.buffer);
+      continue;
+    }
     if (on_device) {
       cl_int err = CL_SUCCESS;
       ClMem copy = create_buffer(CL_MEM_READ_WRITE, state.blob.size, err);
@@ -284,6 +309,14 @@ void OpenClLoadedRange::restore() {
         cl_check(clEnqueueCopyBuffer(q, copy.get(), mem(id), piece.offset, piece.offset, piece.size,
                                      0, nullptr, nullptr),
                  "clEnqueueCopyBuffer");
+      }
+    }
+    const cl_uchar zero = 0;
+    for (const auto id : zero_restored_) {
+      for (const auto& piece : copy_pieces(buffer_sizes_.at(id), workers)) {
+        cl_check(clEnqueueFillBuffer(q, mem(id), &zero, 1, piece.offset, piece.size, 0, nullptr,
+                                     nullptr),
+                 "clEnqueueFillBuffer");
       }
     }
     for (const auto& [id, bytes] : host_pristine_) {

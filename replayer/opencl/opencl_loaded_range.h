@@ -75,7 +75,9 @@ class OpenClLoadedRange : public LoadedRange {
   std::map<trace::CaptureId, ClSampler> samplers_;
   std::map<trace::CaptureId, ClMem> buffers_;
   std::map<trace::CaptureId, std::uint64_t> buffer_sizes_;
-  std::map<trace::CaptureId, ClMem> pristine_;                        // device-side restore
+  std::set<trace::CaptureId> zero_initial_;      // initial state all zeros
+  std::vector<trace::CaptureId> zero_restored_;  // written, restored by a zero fill
+  std::map<trace::CaptureId, ClMem> pristine_;   // device-side restore
   std::map<trace::CaptureId, std::vector<std::byte>> host_pristine_;  // when memory is short
   std::map<std::uint64_t, std::vector<std::byte>> host_data_;         // by seq: writes, reads
   std::vector<std::pair<std::uint64_t, ClEvent>> pass_events_;        // by seq

@@ -111,3 +111,25 @@ TEST_CASE("every subcommand answers bad input with one line and a non-zero exit"
   check_one_line_error({"export", damaged, "--format", "chrome", "-o", out},
                        "no trace-info record");
 }
+
+TEST_CASE("outputs are not written over without -f, and --version answers") {
+  TempDir dir;
+  test::write_example_trace(dir / "example.fb");
+  const std::string trace = (dir / "example.fb").string();
+  const std::string out = (dir / "events.json").string();
+  REQUIRE(test::run_analyze({"export", trace, "--format", "chrome", "-o", out}).status == 0);
+  check_one_line_error({"export", trace, "--format", "chrome", "-o", out},
+                       "already exists; pass -f");
+  CHECK(test::run_analyze({"export", trace, "--format", "chrome", "-o", out, "-f"}).status == 0);
+  CHECK_FALSE(std::filesystem::exists(out + ".partial"));
+
+  const std::string folder = (dir / "extracted").string();
+  REQUIRE(test::run_analyze({"extract", trace, "-o", folder}).status == 0);
+  check_one_line_error({"extract", trace, "-o", folder}, "is not an empty folder; pass -f");
+  CHECK(test::run_analyze({"extract", trace, "-o", folder, "-f"}).status == 0);
+  CHECK(std::filesystem::exists(std::filesystem::path(folder) / "manifest.json"));
+
+  const auto version = test::run_analyze({"--version"});
+  CHECK(version.status == 0);
+  CHECK(version.out.rfind("msprof-analyze ", 0) == 0);
+}

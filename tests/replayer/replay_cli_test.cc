@@ -318,3 +318,24 @@ TEST_CASE("--list-devices needs no trace") {
   CHECK(r.status == 0);
   CHECK(r.out.rfind("0  ", 0) == 0);
 }
+
+TEST_CASE("bad option values are refused with one line: sizes, empty names, tolerances") {
+  TempDir dir;
+  msprof::test::write_synthetic_trace(dir / "t.fb");
+  const std::string t = quoted(dir / "t.fb") + " --output " + quoted(dir.path());
+  check_one_line_error(replay(t + " --cache-size -5"), "--cache-size '-5' is not a size");
+  check_one_line_error(replay(t + " --cache-size 0"), "is not a size");
+  check_one_line_error(replay(t + " --include ''"), "--include '' names no range");
+  check_one_line_error(replay(t + " --exclude '|'"), "--exclude '|' names no range");
+  check_one_line_error(replay(t + " --tolerance -1"), "is not ATOL[,RTOL]");
+  check_one_line_error(replay(t + " --tolerance 1e-3,x"), "is not ATOL[,RTOL]");
+  check_one_line_error(replay(quoted(dir / "t.fb") + " --output ''"),
+                       "--output '' names no folder");
+  // Nothing was replayed, so no result folder was made.
+  CHECK(std::none_of(
+      fs::directory_iterator(dir.path()), fs::directory_iterator(),
+      [](const auto& e) { return e.path().filename().string().rfind("OPPROF_", 0) == 0; }));
+  const Run version = replay("--version");
+  CHECK(version.status == 0);
+  CHECK(version.out.rfind("msprof-replay ", 0) == 0);
+}
