@@ -76,26 +76,25 @@ trace::Hash128 RangeVerifier::compare(LoadedRange& loaded, BufferState& state,
                     "; replay with --verify off");
   }
   // What the recording does not cover is still the buffer's content.
-  for (; offset < state.size; offset += kReadPiece) {
-    const auto n = std::min(kReadPiece, state.size - offset);
-    scratch_.resize(std::max<std::size_t>(scratch_.size(), n));
-    const std::span<std::byte> actual(scratch_.data(), n);
-    loaded.read_buffer(id, offset, actual);
-    hasher.update(actual);
-  }
+  hash_from(loaded, state, offset, hasher);
   out = comparator.finish(state.size);
   return hasher.digest();
 }
 
-trace::Hash128 RangeVerifier::hash(LoadedRange& loaded, const BufferState& state) {
-  trace::Hash128Stream hasher;
-  for (std::uint64_t offset = 0; offset < state.size; offset += kReadPiece) {
+void RangeVerifier::hash_from(LoadedRange& loaded, const BufferState& state, std::uint64_t offset,
+                              trace::Hash128Stream& hasher) {
+  for (; offset < state.size; offset += kReadPiece) {
     const auto n = std::min(kReadPiece, state.size - offset);
     scratch_.resize(std::max<std::size_t>(scratch_.size(), n));
     const std::span<std::byte> actual(scratch_.data(), n);
     loaded.read_buffer(state.recorded->buffer, offset, actual);
     hasher.update(actual);
   }
+}
+
+trace::Hash128 RangeVerifier::hash(LoadedRange& loaded, const BufferState& state) {
+  trace::Hash128Stream hasher;
+  hash_from(loaded, state, 0, hasher);
   return hasher.digest();
 }
 

@@ -56,6 +56,9 @@ class RangeVerifier {
 
   trace::Hash128 compare(LoadedRange& loaded, BufferState& state, BufferComparison& out);
   trace::Hash128 hash(LoadedRange& loaded, const BufferState& state);
+  // Reads the buffer from `offset` to its end into `hasher`.
+  void hash_from(LoadedRange& loaded, const BufferState& state, std::uint64_t offset,
+                 trace::Hash128Stream& hasher);
   bool allowed(trace::CaptureId id, const BufferState& state) const;
 
   const trace::TraceReader& reader_;

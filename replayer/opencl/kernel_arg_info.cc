@@ -2,28 +2,16 @@
 
 #include <array>
 
+#include "replayer/opencl/program_builder.h"
+
 namespace msprof::replay::opencl {
 
 ClProgram build_arg_info_twin(cl_context context, cl_device_id device,
                               const trace::Program& program, const trace::TraceReader& reader) {
   cl_int err = CL_SUCCESS;
-  ClProgram twin;
-  if (!program.sources.empty()) {
-    std::vector<const char*> texts;
-    std::vector<std::size_t> lengths;
-    for (const auto& s : program.sources) {
-      texts.push_back(s.c_str());
-      lengths.push_back(s.size());
-    }
-    twin = ClProgram(clCreateProgramWithSource(context, static_cast<cl_uint>(texts.size()),
-                                               texts.data(), lengths.data(), &err));
-  } else if (program.il.present()) {
-    const auto il = reader.read_blob(program.il);
-    twin = ClProgram(clCreateProgramWithIL(context, il.data(), il.size(), &err));
-  } else {
-    return {};
-  }
-  if (err != CL_SUCCESS) return {};
+  std::string origin;
+  ClProgram twin = program_from_source_or_il(context, program, reader, origin, err);
+  if (!twin) return {};
   const std::string options = program.build_options + " -cl-kernel-arg-info";
   if (clBuildProgram(twin.get(), 1, &device, options.c_str(), nullptr, nullptr) != CL_SUCCESS)
     return {};

@@ -57,6 +57,29 @@ std::string build(const ClProgram& program, cl_device_id device, const std::stri
 
 }  // namespace
 
+ClProgram program_from_source_or_il(cl_context context, const trace::Program& program,
+                                    const trace::TraceReader& reader, std::string& origin,
+                                    cl_int& err) {
+  err = CL_SUCCESS;
+  if (!program.sources.empty()) {
+    std::vector<const char*> strings;
+    std::vector<std::size_t> lengths;
+    for (const auto& s : program.sources) {
+      strings.push_back(s.data());
+      lengths.push_back(s.size());
+    }
+    origin = "source";
+    return ClProgram(clCreateProgramWithSource(context, static_cast<cl_uint>(strings.size()),
+                                               strings.data(), lengths.data(), &err));
+  }
+  if (program.il.present()) {
+    const auto il = reader.read_blob(program.il);
+    origin = "il";
+    return ClProgram(clCreateProgramWithIL(context, il.data(), il.size(), &err));
+  }
+  return {};
+}
+
 BuiltProgram build_program(cl_context context, cl_device_id device,
                            const DeviceDescription& description, const trace::Program& program,
                            const trace::TraceInfo& info, const trace::TraceReader& reader) {
@@ -81,26 +104,12 @@ BuiltProgram build_program(cl_context context, cl_device_id device,
     }
     out.note = id + ": the recorded binary did not load; rebuilt it";
   }
-  if (!program.sources.empty()) {
-    std::vector<const char*> strings;
-    std::vector<std::size_t> lengths;
-    for (const auto& s : program.sources) {
-      strings.push_back(s.data());
-      lengths.push_back(s.size());
-    }
-    out.program = ClProgram(clCreateProgramWithSource(context, static_cast<cl_uint>(strings.size()),
-                                                      strings.data(), lengths.data(), &err));
-    cl_check(err, "clCreateProgramWithSource");
-    out.origin = "source";
-  } else if (program.il.present()) {
-    const auto il = reader.read_blob(program.il);
-    out.program = ClProgram(clCreateProgramWithIL(context, il.data(), il.size(), &err));
-    cl_check(err, "clCreateProgramWithIL");
-    out.origin = "il";
-  } else {
+  out.program = program_from_source_or_il(context, program, reader, out.origin, err);
+  if (!out.program && err == CL_SUCCESS) {
     throw PlanError(id + " has neither source, IL nor a binary for '" + description.name +
                     "'; replay on the device it was recorded on");
   }
+  cl_check(err, out.origin == "il" ? "clCreateProgramWithIL" : "clCreateProgramWithSource");
   const std::string failure = build(out.program, device, program.build_options);
   if (!failure.empty()) {
     throw DeviceError(id + " does not build from " + out.origin + " on '" + description.name +

@@ -15,6 +15,13 @@ struct BuiltProgram {
   std::string note;    // set when a preferred way failed and another was used
 };
 
+// A program made (not built) from the recorded source, else IL; `origin`
+// says which. Null with err CL_SUCCESS when the trace has neither; null
+// with the driver's error when it refuses them.
+ClProgram program_from_source_or_il(cl_context context, const trace::Program& program,
+                                    const trace::TraceReader& reader, std::string& origin,
+                                    cl_int& err);
+
 // Builds a recorded program for the replay device: from the device binary
 // the recording driver produced when the device and driver are the same,
 // else from the source or IL with the recorded build options.
