@@ -328,17 +328,30 @@ void TraceReader::stream_blob(const BlobRef& ref,
   std::vector<std::byte> cached;
   for (const auto& chunk : m.chunks) {
     if (cached.empty() || cached_hash != chunk.hash) {
-      const IndexEntry& entry = chunks_.at(chunk.hash);
-      // read_payload checked the content against the chunk's hash.
-      cached = read_payload(entry);
-      if (cached.size() != chunk.size) {
-        cached.clear();
-        throw CorruptError("blob chunk size does not match its reference", entry.offset);
-      }
+      cached = read_chunk(chunk);
       cached_hash = chunk.hash;
     }
     sink(cached);
   }
+}
+
+std::vector<std::byte> TraceReader::read_chunk(const ChunkRef& chunk) const {
+  const auto it = chunks_.find(chunk.hash);
+  if (it == chunks_.end())
+    throw CorruptError("blob chunk " + chunk.hash.hex() + " is not in the trace");
+  // read_payload checked the content against the chunk's hash.
+  auto bytes = read_payload(it->second);
+  if (bytes.size() != chunk.size) {
+    throw CorruptError("blob chunk size does not match its reference", it->second.offset);
+  }
+  return bytes;
+}
+
+std::uint64_t TraceReader::chunk_stored_bytes(const ChunkRef& chunk) const {
+  const auto it = chunks_.find(chunk.hash);
+  if (it == chunks_.end())
+    throw CorruptError("blob chunk " + chunk.hash.hex() + " is not in the trace");
+  return it->second.frame_size;
 }
 
 void TraceReader::read_blob(const BlobRef& ref, std::span<std::byte> out) const {

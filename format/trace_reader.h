@@ -57,6 +57,12 @@ class TraceReader {
                    const std::function<void(std::span<const std::byte>)>& sink) const;
   void read_blob(const BlobRef& ref, std::span<std::byte> out) const;
   std::vector<std::byte> read_blob(const BlobRef& ref) const;
+  // One chunk of a manifest, decompressed and checked against its hash:
+  // for readers that spread a blob's chunks over threads.
+  std::vector<std::byte> read_chunk(const ChunkRef& chunk) const;
+  // The bytes a chunk takes in the file (its frame, header included): what
+  // reading it again costs, next to chunk.size, what it decompresses to.
+  std::uint64_t chunk_stored_bytes(const ChunkRef& chunk) const;
 
   // Decompressed, verified payload of any frame.
   std::vector<std::byte> read_payload(const IndexEntry& entry) const;

@@ -81,7 +81,7 @@ bool parse_command_line(int argc, char** argv, CliOptions& options, int& exit_co
   CLI::App app{"Replays the ranges of a trace.fb on a device and measures them.", "msprof-replay"};
   std::vector<std::string> include, exclude;
   std::string mode = "range", cache = "all", threads = "pin", verify = "on", format = "table";
-  std::string cache_size, tolerance;
+  std::string cache_size, tolerance, restore = "auto", memory_limit;
   std::vector<std::string> allow_nondeterministic;
   app.add_option("trace", options.trace, "the trace file written by msprof-record");
   app.add_option("--include,--mstx-include", include,
@@ -121,6 +121,15 @@ bool parse_command_line(int argc, char** argv, CliOptions& options, int& exit_co
   app.add_option("--allow-nondeterministic", allow_nondeterministic,
                  "buffers (capture ids or kernel argument names, \"a|b\") whose results may "
                  "change from run to run, or 'all': their 'nondeterministic' verdict exits 0");
+  app.add_option("--restore", restore,
+                 "how written buffers are put back before each pass: auto (copies within a "
+                 "quarter of the range's buffer bytes, at least 256M; the rest read from the "
+                 "trace), copy (a copy of "
+                 "every one: fastest, twice their memory) or trace (none held: least memory)")
+      ->check(CLI::IsMember({"auto", "copy", "trace"}));
+  app.add_option("--memory-limit", memory_limit,
+                 "host memory the replay may use (K/M/G suffixes; default what the host has "
+                 "available); a range that needs more is refused before it starts");
   app.set_version_flag("--version", std::string("msprof-replay ") + trace::kToolVersion);
   app.add_option("--output", options.output, "folder for the OPPROF_* result (default .)");
   app.add_option("--format", format, "what goes to stdout: table, csv or json")
@@ -145,6 +154,11 @@ bool parse_command_line(int argc, char** argv, CliOptions& options, int& exit_co
   options.replay.cache_control = cache == "none" ? CacheControl::None : CacheControl::All;
   if (!cache_size.empty()) options.replay.cache_bytes = size_value("--cache-size", cache_size);
   if (!tolerance.empty()) options.replay.tolerance = tolerance_value(tolerance);
+  options.replay.restore = restore == "copy"    ? RestorePolicy::Copy
+                           : restore == "trace" ? RestorePolicy::Trace
+                                                : RestorePolicy::Auto;
+  if (!memory_limit.empty())
+    options.replay.memory_limit = size_value("--memory-limit", memory_limit);
   for (const auto& name : split_patterns(allow_nondeterministic)) {
     if (name == "all") {
       options.replay.allow_all_nondeterministic = true;

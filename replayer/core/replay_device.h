@@ -10,6 +10,7 @@
 #include "format/trace_reader.h"
 #include "replayer/core/range_plan.h"
 #include "replayer/core/replay_options.h"
+#include "replayer/core/restore_plan.h"
 
 namespace msprof::replay {
 
@@ -21,6 +22,9 @@ struct DeviceDescription {
   std::uint64_t global_cache_bytes = 0;  // last-level cache, as the device reports it
   std::uint32_t compute_units = 0;
   std::uint32_t max_clock_mhz = 0;
+  // Its buffers take host memory (a CPU device, or one sharing the host's
+  // memory): what a range needs of the device it needs of the host.
+  bool memory_is_host = false;
 };
 
 // How the cache is to be cleared between passes.
@@ -71,6 +75,9 @@ class LoadedRange {
   // a buffer piece by piece, so it is never held whole twice.
   virtual void read_buffer(trace::CaptureId buffer, std::uint64_t offset,
                            std::span<std::byte> out) = 0;
+  // The restores as made, where they differ from those asked for (a copy
+  // the device had no memory for, restored from the trace instead).
+  virtual const RestorePlan* restores_made() const { return nullptr; }
 };
 
 // A device backend (OpenCL today). Core code sees only this.
@@ -79,9 +86,17 @@ class ReplayDevice {
   virtual ~ReplayDevice() = default;
   virtual const DeviceDescription& description() const = 0;
   // cache: how clear_cache() is to clear the cache, if at all.
+  // restores: how each written buffer is put back before a pass; a copy
+  // that cannot be had on the device is read from the trace instead.
   virtual std::unique_ptr<LoadedRange> load(const RangePlan& plan, const trace::TraceInfo& info,
                                             const trace::TraceReader& reader,
-                                            const CacheClearRequest& cache) = 0;
+                                            const CacheClearRequest& cache,
+                                            const RestorePlan& restores) = 0;
+  // Bytes of device memory clearing the cache the way `cache` asks takes
+  // (a sweep's scratch; none where the range's own lines are evicted).
+  virtual std::uint64_t cache_clear_bytes(const CacheClearRequest& cache) {
+    return cache.scratch_bytes;
+  }
   // Starts making what clearing the cache needs (a sweep's scratch), in the
   // background, so that it overlaps with loading the first range; its errors
   // surface from load(). Optional: load() makes it otherwise.

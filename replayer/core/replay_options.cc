@@ -26,4 +26,16 @@ std::string_view verify_mode_name(VerifyMode mode) {
   return "on";
 }
 
+std::string_view restore_policy_name(RestorePolicy policy) {
+  switch (policy) {
+    case RestorePolicy::Auto:
+      return "auto";
+    case RestorePolicy::Copy:
+      return "copy";
+    case RestorePolicy::Trace:
+      return "trace";
+  }
+  return "auto";
+}
+
 }  // namespace msprof::replay

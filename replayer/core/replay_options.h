@@ -15,6 +15,13 @@ enum class CacheControl { All, None };
 // Pin: a CPU device's worker threads one per core, so the OS cannot stack
 // two on one core in the middle of a pass; None: where the OS puts them.
 enum class ThreadControl { Pin, None };
+// How the buffers a range writes are put back before each pass.
+//   Auto: a copy held on the device for the buffers costliest to read from
+//         the trace again, while the copies stay within the copy budget
+//         (range_footprint.h); the others from the trace.
+//   Copy: a copy of every one (fastest restore, twice their memory).
+//   Trace: every one read from the trace again (least memory).
+enum class RestorePolicy { Auto, Copy, Trace };
 // First: after the first measured pass; Each: after every measured pass.
 enum class VerifyMode { Off, First, Each };
 
@@ -40,11 +47,16 @@ struct ReplayOptions {
   // Extra passes run, when a verification differs, to tell a kernel that
   // gives different results run to run from a replay fault.
   unsigned nondeterminism_passes = 3;
+  RestorePolicy restore = RestorePolicy::Auto;
+  // The host memory a replay may use, in place of what the host has
+  // available when it starts.
+  std::optional<std::uint64_t> memory_limit;
 };
 
 std::string_view replay_mode_name(ReplayMode mode);
 std::string_view cache_control_name(CacheControl control);
 std::string_view thread_control_name(ThreadControl control);
 std::string_view verify_mode_name(VerifyMode mode);
+std::string_view restore_policy_name(RestorePolicy policy);
 
 }  // namespace msprof::replay

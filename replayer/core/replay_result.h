@@ -77,6 +77,10 @@ struct RangeResult {
   Statistics wall_us, kernel_sum_us;
   Statistics restore_us;  // host time restoring the written buffers, outside wall_us
   std::uint64_t restored_bytes = 0;
+  // How restored_bytes are put back: from copies, from the trace, by fills.
+  std::uint64_t restore_copy_bytes = 0, restore_trace_bytes = 0, restore_zero_bytes = 0;
+  // What the range held in memory (RangeFootprint), device and host side.
+  std::uint64_t memory_device_bytes = 0, memory_host_bytes = 0;
   Verification verification;
   std::vector<KernelResult> kernels;
 };

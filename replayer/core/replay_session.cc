@@ -74,6 +74,7 @@ ReplayResult ReplaySession::run(const std::vector<SelectedRange>& selection) {
   result.device = device_.description();
   result.options = options_;
   const CacheClearRequest cache = cache_clear_request(device_.description(), options_);
+  capacity_ = memory_capacity(device_.description(), options_.memory_limit);
   const bool any_replayable = std::any_of(
       selection.begin(), selection.end(),
       [](const SelectedRange& s) { return s.replayable && !s.range->commands.empty(); });
@@ -114,7 +115,16 @@ RangeResult ReplaySession::replay_range(const trace::Range& range, const CacheCl
   try {
     const RangePlan plan = plan_range(range, catalog_);
     for (const auto& state : plan.written) restored.insert(state.buffer);
-    loaded = device_.load(plan, catalog_.info(), reader_, cache);
+    std::optional<std::string> problem;
+    const RestorePlan restores = plan_memory(plan, cache, result, problem);
+    if (problem) {
+      // Said before anything is allocated: a range that cannot fit would
+      // otherwise fail halfway through its upload, or push the host into swap.
+      result.outcome = RangeOutcome::Failed;
+      result.reason = "the range does not fit: it " + *problem;
+      return result;
+    }
+    loaded = device_.load(plan, catalog_.info(), reader_, cache, restores);
   } catch (const ReplayError& e) {
     result.outcome = RangeOutcome::Failed;
     result.reason = e.what();
@@ -127,6 +137,11 @@ RangeResult ReplaySession::replay_range(const trace::Range& range, const CacheCl
   result.outcome = RangeOutcome::Replayed;
   result.program_source = loaded->program_origin();
   result.restored_bytes = loaded->restored_bytes();
+  if (const RestorePlan* made = loaded->restores_made()) {
+    result.restore_copy_bytes = made->bytes(RestoreSource::Copy);
+    result.restore_trace_bytes = made->bytes(RestoreSource::Trace);
+    result.restore_zero_bytes = made->bytes(RestoreSource::Zeros);
+  }
   for (const auto& note : loaded->notes()) notes_.push_back("range '" + range.name + "': " + note);
   fill_kernels(result, range);
   RangeVerifier verifier(range, catalog_, reader_, options_, restored, *loaded);
@@ -179,6 +194,32 @@ RangeResult ReplaySession::replay_range(const trace::Range& range, const CacheCl
       kernel.ratio_to_original = kernel.duration_us.median / kernel.original_us;
   }
   return result;
+}
+
+RestorePlan ReplaySession::plan_memory(const RangePlan& plan, const CacheClearRequest& cache,
+                                       RangeResult& result, std::optional<std::string>& problem) {
+  const bool host = device_.description().memory_is_host;
+  const std::uint64_t scratch = device_.cache_clear_bytes(cache);
+  const std::uint64_t budget =
+      options_.restore == RestorePolicy::Auto
+          ? copy_budget(footprint_of(plan, RestorePlan{}, scratch), capacity_, host)
+          : 0;
+  RestorePlan restores = plan_restores(plan, reader_, options_.restore, budget);
+  const RangeFootprint need = footprint_of(plan, restores, scratch);
+  result.restore_copy_bytes = restores.bytes(RestoreSource::Copy);
+  result.restore_trace_bytes = restores.bytes(RestoreSource::Trace);
+  result.restore_zero_bytes = restores.bytes(RestoreSource::Zeros);
+  result.memory_device_bytes = need.device_bytes();
+  result.memory_host_bytes = need.host_data + (host ? need.device_bytes() : 0);
+  problem = fit_problem(need, capacity_, host);
+  if (!problem && options_.restore == RestorePolicy::Auto && result.restore_trace_bytes != 0) {
+    notes_.push_back("range '" + plan.range->name +
+                     "': " + std::to_string(result.restore_trace_bytes >> 20) +
+                     " MiB of its written buffers are restored from the trace before each pass, "
+                     "not from copies, to hold the replay's memory near the range's own "
+                     "(--restore copy to copy them all)");
+  }
+  return restores;
 }
 
 void ReplaySession::record_timings(RangeResult& result,

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "format/trace_reader.h"
+#include "replayer/core/range_footprint.h"
 #include "replayer/core/range_selection.h"
 #include "replayer/core/replay_device.h"
 #include "replayer/core/replay_options.h"
@@ -34,6 +35,10 @@ class ReplaySession {
 
  private:
   RangeResult replay_range(const trace::Range& range, const CacheClearRequest& cache);
+  // How the range's written buffers are restored, and what it holds; the
+  // reason it cannot be loaded in `problem`.
+  RestorePlan plan_memory(const RangePlan& plan, const CacheClearRequest& cache,
+                          RangeResult& result, std::optional<std::string>& problem);
   void run_pass(LoadedRange& loaded, const trace::Range& range, bool measured, double& wall_us,
                 double& restore_us);
   static void record_timings(RangeResult& result, const std::vector<trace::CommandTiming>& timings);
@@ -46,6 +51,8 @@ class ReplaySession {
   Progress progress_;
   std::vector<std::string> notes_;
   unsigned next_folder_ = 0;
+  // Taken once, before the first range takes any.
+  MemoryCapacity capacity_;
 };
 
 }  // namespace msprof::replay

@@ -88,6 +88,13 @@ std::string summary_json(const ReplayResult& result) {
   if (o.allow_all_nondeterministic) j.value("all");
   for (const auto& name : o.allow_nondeterministic) j.value(name);
   j.end_array();
+  j.key("restore").value(restore_policy_name(o.restore));
+  j.key("memory_limit");
+  if (o.memory_limit) {
+    j.value(*o.memory_limit);
+  } else {
+    j.null();
+  }
   j.key("cache_clear").value(result.cache_clear);
   j.key("thread_control").value(thread_control_name(o.thread_control));
   j.key("thread_placement").value(result.thread_placement);
@@ -105,6 +112,15 @@ std::string summary_json(const ReplayResult& result) {
     write_stats(j, "kernel_sum_us", r.kernel_sum_us);
     write_stats(j, "restore_us", r.restore_us);
     j.key("restored_bytes").value(r.restored_bytes);
+    j.key("restore").begin_object();
+    j.key("copies_bytes").value(r.restore_copy_bytes);
+    j.key("trace_bytes").value(r.restore_trace_bytes);
+    j.key("zeros_bytes").value(r.restore_zero_bytes);
+    j.end_object();
+    j.key("memory").begin_object();
+    j.key("device_bytes").value(r.memory_device_bytes);
+    j.key("host_bytes").value(r.memory_host_bytes);
+    j.end_object();
     write_verification(j, r.verification);
     j.key("kernels").begin_array();
     for (const auto& k : r.kernels) write_kernel(j, k);

@@ -107,8 +107,13 @@ std::string OpenClDevice::cache_clear_method() const {
 
 std::unique_ptr<LoadedRange> OpenClDevice::load(const RangePlan& plan, const trace::TraceInfo& info,
                                                 const trace::TraceReader& reader,
-                                                const CacheClearRequest& cache) {
-  return std::make_unique<OpenClLoadedRange>(*this, plan, info, reader, cache);
+                                                const CacheClearRequest& cache,
+                                                const RestorePlan& restores) {
+  return std::make_unique<OpenClLoadedRange>(*this, plan, info, reader, cache, restores);
+}
+
+std::uint64_t OpenClDevice::cache_clear_bytes(const CacheClearRequest& cache) {
+  return !cache.enabled() || evicts_lines(cache) ? 0 : cache.scratch_bytes;
 }
 
 }  // namespace msprof::replay::opencl

@@ -21,7 +21,9 @@ class OpenClDevice : public ReplayDevice {
   const DeviceDescription& description() const override { return entry_.description; }
   std::unique_ptr<LoadedRange> load(const RangePlan& plan, const trace::TraceInfo& info,
                                     const trace::TraceReader& reader,
-                                    const CacheClearRequest& cache) override;
+                                    const CacheClearRequest& cache,
+                                    const RestorePlan& restores) override;
+  std::uint64_t cache_clear_bytes(const CacheClearRequest& cache) override;
   // Makes a sweep's cache clearer on a thread of its own: its scratch costs
   // a page fault per page, about as long as loading a small range. Nothing
   // to make where ranges evict their own lines.

@@ -79,6 +79,8 @@ std::vector<OpenClDeviceEntry> list_opencl_devices() {
       e.cpu = (device_value<cl_device_type>(device, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU) != 0;
       e.shares_host_caches =
           e.cpu && device_value<cl_bool>(device, CL_DEVICE_HOST_UNIFIED_MEMORY) == CL_TRUE;
+      d.memory_is_host =
+          e.cpu || device_value<cl_bool>(device, CL_DEVICE_HOST_UNIFIED_MEMORY) == CL_TRUE;
       out.push_back(std::move(e));
     }
   }

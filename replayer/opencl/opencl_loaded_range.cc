@@ -6,6 +6,7 @@
 #include <set>
 
 #include "replayer/core/copy_pieces.h"
+#include "replayer/core/range_footprint.h"
 #include "replayer/core/replay_error.h"
 #include "replayer/opencl/cl_error.h"
 #include "replayer/opencl/host_memory_buffer.h"
@@ -23,8 +24,6 @@ constexpr cl_mem_flags kStrippedFlags = CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_
                                         CL_MEM_COPY_HOST_PTR | CL_MEM_HOST_WRITE_ONLY |
                                         CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
 constexpr cl_mem_flags kAccessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
-// Above this share of device memory, pristine copies stay on the host.
-constexpr double kDeviceMemoryShare = 0.85;
 
 template <class... F>
 struct Overloaded : F... {
@@ -39,52 +38,31 @@ std::array<std::size_t, 3> triple(const std::vector<std::uint64_t>& v, std::size
   return out;
 }
 
-// Bytes a rectangular host region spans from its base.
-std::uint64_t host_extent(const trace::Rect& r) {
-  const auto o = triple(r.host_origin, 0), g = triple(r.region, 1);
-  const std::uint64_t row = r.host_row_pitch != 0 ? r.host_row_pitch : g[0];
-  const std::uint64_t slice = r.host_slice_pitch != 0 ? r.host_slice_pitch : row * g[1];
-  return (o[2] + g[2] - 1) * slice + (o[1] + g[1] - 1) * row + o[0] + g[0];
-}
-
-bool is_all_zero(std::span<const std::byte> bytes) {
-  // Word at a time where aligned; a chunk of snapshot data is.
-  std::size_t i = 0;
-  for (; i + 8 <= bytes.size(); i += 8) {
-    std::uint64_t word;
-    std::memcpy(&word, bytes.data() + i, 8);
-    if (word != 0) return false;
-  }
-  for (; i < bytes.size(); ++i) {
-    if (bytes[i] != std::byte{0}) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 OpenClLoadedRange::OpenClLoadedRange(OpenClDevice& device, const RangePlan& plan,
                                      const trace::TraceInfo& info, const trace::TraceReader& reader,
-                                     const CacheClearRequest& cache)
+                                     const CacheClearRequest& cache, const RestorePlan& restores)
     : device_(device),
       range_(*plan.range),
       cache_(cache),
       evicts_lines_(device.evicts_lines(cache)),
-      reader_(reader) {
+      reader_(reader),
+      restores_(restores),
+      trace_restorer_(reader, device.restore_workers()) {
   for (const auto* p : plan.programs) trace_programs_.emplace(p->id, p);
   for (const auto* k : plan.kernels) trace_kernels_.emplace(k->id, k);
   create_queues(plan);
   create_programs(plan, info, reader);
   create_buffers(plan);
   upload_initial_state(plan, reader);
-  keep_pristine_copies(plan, reader);
+  prepare_restores();
   load_host_data(range_, reader);
   for (const auto& c : range_.commands) {
     if (std::holds_alternative<trace::KernelLaunch>(c.body)) kernel_seqs_.insert(c.seq);
   }
   if (evicts_lines_) {
     // The program's host data of the range is evicted too, as a sweep would.
-    for (const auto& [id, bytes] : host_pristine_) line_flush_.add(bytes);
     for (const auto& [seq, bytes] : host_data_) line_flush_.add(bytes);
     device_.note_lines_evicted();
   } else if (cache_.enabled()) {
@@ -92,13 +70,15 @@ OpenClLoadedRange::OpenClLoadedRange(OpenClDevice& device, const RangePlan& plan
   }
 }
 
-ClMem OpenClLoadedRange::create_buffer(cl_mem_flags flags, std::uint64_t size, cl_int& err) {
+ClMem OpenClLoadedRange::create_buffer(cl_mem_flags flags, std::uint64_t size, cl_int& err,
+                                       std::span<const std::byte>* host_bytes) {
   if (!evicts_lines_) {
     return ClMem(
         clCreateBuffer(device_.context(), flags, std::max<std::uint64_t>(size, 1), nullptr, &err));
   }
   auto buffer = create_host_memory_buffer(device_.context(), flags, size);
   line_flush_.add(buffer.bytes);
+  if (host_bytes != nullptr) *host_bytes = buffer.bytes;
   err = CL_SUCCESS;
   return std::move(buffer.mem);
 }
@@ -170,8 +150,10 @@ void OpenClLoadedRange::create_buffers(const RangePlan& plan) {
     cl_int err = CL_SUCCESS;
     ClMem mem;
     if (b->parent == 0) {
-      mem = create_buffer(b->flags & ~kStrippedFlags, b->size, err);
+      std::span<const std::byte> host;
+      mem = create_buffer(b->flags & ~kStrippedFlags, b->size, err, &host);
       cl_check(err, "clCreateBuffer");
+      if (!host.empty()) host_bytes_.emplace(b->id, host);
       // Contents the trace does not give start as zeros, not as garbage.
       const cl_uchar zero = 0;
       cl_check(clEnqueueFillBuffer(device_.control_queue(), mem.get(), &zero, 1, 0,
@@ -198,42 +180,25 @@ void OpenClLoadedRange::upload_initial_state(const RangePlan& plan,
                       std::to_string(state.blob.size) + " bytes, the buffer " +
                       std::to_string(size) + "; the trace is damaged");
     }
+    // The buffer was made zeros: a state of zeros is there already.
+    if (is_zero_blob(reader, state.blob)) continue;
     std::uint64_t offset = 0;
     const cl_mem target = mem(state.buffer);
-    bool zeros = true;
     reader.stream_blob(state.blob, [&](std::span<const std::byte> chunk) {
-      zeros = zeros && is_all_zero(chunk);
       cl_check(clEnqueueWriteBuffer(device_.control_queue(), target, CL_TRUE, offset, chunk.size(),
                                     chunk.data(), 0, nullptr, nullptr),
                "clEnqueueWriteBuffer");
       offset += chunk.size();
     });
-    if (zeros) zero_initial_.insert(state.buffer);
   }
 }
 
-void OpenClLoadedRange::keep_pristine_copies(const RangePlan& plan,
-                                             const trace::TraceReader& reader) {
-  // A sweep's scratch shares device memory with the range; evicting the
-  // range's own lines needs none.
-  std::uint64_t needed = evicts_lines_ ? 0 : cache_.scratch_bytes;
-  for (const auto* b : plan.buffers) {
-    if (b->parent == 0) needed += b->size;
-  }
-  // A buffer that starts as zeros is restored by a fill: no copy to hold.
-  for (const auto& state : plan.written) {
-    if (zero_initial_.count(state.buffer) == 0) needed += state.blob.size;
-  }
-  bool on_device = static_cast<double>(needed) <=
-                   kDeviceMemoryShare * static_cast<double>(device_.description().global_mem_bytes);
-  if (!on_device) notes_.push_back("device memory is short: restoring from host memory");
-  for (const auto& state : plan.written) {
+void OpenClLoadedRange::prepare_restores() {
+  bool copies_fit = true;
+  for (auto& restore : restores_.buffers) {
+    const auto& state = restore.state;
     restored_bytes_ += state.blob.size;
-    if (zero_initial_.count(state.buffer) != 0) {
-      zero_restored_.push_back(state.buffer);
-      continue;
-    }
-    if (on_device) {
+    if (restore.source == RestoreSource::Copy && copies_fit) {
       cl_int err = CL_SUCCESS;
       ClMem copy = create_buffer(CL_MEM_READ_WRITE, state.blob.size, err);
       if (err == CL_SUCCESS && state.blob.size != 0) {
@@ -245,11 +210,18 @@ void OpenClLoadedRange::keep_pristine_copies(const RangePlan& plan,
         pristine_.emplace(state.buffer, std::move(copy));
         continue;
       }
-      on_device = false;
-      notes_.push_back("no device memory for a pristine copy (" + cl_error_name(err) +
-                       "): restoring from host memory");
+      // What the footprint allowed for, the driver did not give.
+      copies_fit = false;
+      restores_changed_ = true;
+      notes_.push_back("no device memory for a restore copy (" + cl_error_name(err) +
+                       "): restoring from the trace instead");
     }
-    host_pristine_.emplace(state.buffer, reader.read_blob(state.blob));
+    if (restore.source == RestoreSource::Copy) restore.source = RestoreSource::Trace;
+    if (restore.source == RestoreSource::Zeros) {
+      zero_restored_.push_back(state.buffer);
+    } else {
+      trace_restorer_.add(state.buffer, state.blob);
+    }
   }
 }
 
@@ -319,16 +291,25 @@ void OpenClLoadedRange::restore() {
                  "clEnqueueFillBuffer");
       }
     }
-    for (const auto& [id, bytes] : host_pristine_) {
-      for (const auto& piece : copy_pieces(bytes.size(), workers)) {
-        cl_check(clEnqueueWriteBuffer(q, mem(id), CL_FALSE, piece.offset, piece.size,
-                                      bytes.data() + piece.offset, 0, nullptr, nullptr),
-                 "clEnqueueWriteBuffer");
-      }
+    if (!trace_restorer_.empty()) {
+      trace_restorer_.restore(
+          [&](trace::CaptureId id, std::uint64_t offset, std::span<const std::byte> bytes) {
+            // Where the buffer is host memory the device works on in place, the
+            // chunk goes straight there; elsewhere through the driver.
+            const auto host = host_bytes_.find(id);
+            if (host != host_bytes_.end()) {
+              std::memcpy(const_cast<std::byte*>(host->second.data()) + offset, bytes.data(),
+                          bytes.size());
+              return;
+            }
+            cl_check(clEnqueueWriteBuffer(q, mem(id), CL_TRUE, offset, bytes.size(), bytes.data(),
+                                          0, nullptr, nullptr),
+                     "clEnqueueWriteBuffer");
+          });
     }
   } catch (...) {
-    // The pieces already enqueued read host_pristine_ and write the
-    // buffers: they end before the range (and those bytes) can go.
+    // The pieces already enqueued write the buffers: they end before the
+    // range (and its buffers) can go.
     clFinish(q);
     throw;
   }

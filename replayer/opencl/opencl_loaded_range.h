@@ -7,6 +7,7 @@
 
 #include "replayer/core/host_line_flush.h"
 #include "replayer/core/replay_device.h"
+#include "replayer/core/trace_restorer.h"
 #include "replayer/opencl/cl_handle.h"
 
 namespace msprof::replay::opencl {
@@ -14,12 +15,13 @@ namespace msprof::replay::opencl {
 class OpenClDevice;
 
 // One range set up on an OpenCL device: queues, programs, kernels, buffers
-// with their sub-buffers, the initial state uploaded, and a pristine copy of
-// every buffer the range writes to restore it from.
+// with their sub-buffers, the initial state uploaded, and what restores the
+// buffers the range writes (a RestorePlan: fills, copies, the trace).
 class OpenClLoadedRange : public LoadedRange {
  public:
   OpenClLoadedRange(OpenClDevice& device, const RangePlan& plan, const trace::TraceInfo& info,
-                    const trace::TraceReader& reader, const CacheClearRequest& cache);
+                    const trace::TraceReader& reader, const CacheClearRequest& cache,
+                    const RestorePlan& restores);
   ~OpenClLoadedRange() override;
 
   std::string program_origin() const override;
@@ -33,6 +35,9 @@ class OpenClLoadedRange : public LoadedRange {
   void read_buffer(trace::CaptureId buffer, std::uint64_t offset,
                    std::span<std::byte> out) override;
   std::vector<trace::KernelArgInfo> learned_arg_info(trace::CaptureId kernel) override;
+  const RestorePlan* restores_made() const override {
+    return restores_changed_ ? &restores_ : nullptr;
+  }
 
  private:
   void create_queues(const RangePlan& plan);
@@ -40,11 +45,13 @@ class OpenClLoadedRange : public LoadedRange {
                        const trace::TraceReader& reader);
   void create_buffers(const RangePlan& plan);
   void upload_initial_state(const RangePlan& plan, const trace::TraceReader& reader);
-  void keep_pristine_copies(const RangePlan& plan, const trace::TraceReader& reader);
+  void prepare_restores();
   void load_host_data(const trace::Range& range, const trace::TraceReader& reader);
   // A buffer for the range: in host memory of ours where the range evicts
-  // its own lines, so they can be evicted; the driver's otherwise.
-  ClMem create_buffer(cl_mem_flags flags, std::uint64_t size, cl_int& err);
+  // its own lines, so they can be evicted (host_bytes, if given, then says
+  // where); the driver's otherwise.
+  ClMem create_buffer(cl_mem_flags flags, std::uint64_t size, cl_int& err,
+                      std::span<const std::byte>* host_bytes = nullptr);
 
   cl_mem mem(trace::CaptureId id) const;
   cl_command_queue queue(trace::CaptureId id) const;
@@ -75,13 +82,17 @@ class OpenClLoadedRange : public LoadedRange {
   std::map<trace::CaptureId, ClSampler> samplers_;
   std::map<trace::CaptureId, ClMem> buffers_;
   std::map<trace::CaptureId, std::uint64_t> buffer_sizes_;
-  std::set<trace::CaptureId> zero_initial_;      // initial state all zeros
-  std::vector<trace::CaptureId> zero_restored_;  // written, restored by a zero fill
-  std::map<trace::CaptureId, ClMem> pristine_;   // device-side restore
-  std::map<trace::CaptureId, std::vector<std::byte>> host_pristine_;  // when memory is short
-  std::map<std::uint64_t, std::vector<std::byte>> host_data_;         // by seq: writes, reads
-  std::vector<std::pair<std::uint64_t, ClEvent>> pass_events_;        // by seq
-  std::map<trace::CaptureId, cl_event> recorded_events_;              // capture id -> this pass
+  // Root buffers in host memory of ours (evicts_lines_), where the device
+  // works on them in place.
+  std::map<trace::CaptureId, std::span<const std::byte>> host_bytes_;
+  RestorePlan restores_;
+  bool restores_changed_ = false;                               // a copy fell back to the trace
+  std::vector<trace::CaptureId> zero_restored_;                 // written, restored by a zero fill
+  std::map<trace::CaptureId, ClMem> pristine_;                  // restore copies on the device
+  TraceRestorer trace_restorer_;                                // the others, from the trace
+  std::map<std::uint64_t, std::vector<std::byte>> host_data_;   // by seq: writes, reads
+  std::vector<std::pair<std::uint64_t, ClEvent>> pass_events_;  // by seq
+  std::map<trace::CaptureId, cl_event> recorded_events_;        // capture id -> this pass
   std::set<std::uint64_t> kernel_seqs_;
   std::uint64_t restored_bytes_ = 0;
   std::vector<std::string> notes_;

@@ -220,6 +220,28 @@ TEST_CASE("a wrong final state fails the replay") {
             .status == 0);
 }
 
+TEST_CASE(
+    "a range that does not fit fails before it starts, saying what it needs and the way out") {
+  TempDir dir;
+  msprof::test::write_synthetic_trace(dir / "t.fb");
+  const Run r = replay(quoted(dir / "t.fb") + kFast +
+                       " --include range1 --memory-limit 16K --output " + quoted(dir.path()));
+  INFO(r.out);
+  INFO(r.err);
+  CHECK(r.status == 2);  // nothing replayed
+  CHECK(r.out.find("range1: failed, the range does not fit: it needs 40 KiB of host memory (32 KiB "
+                   "of buffers, 8 KiB of host data), --memory-limit allows 16 KiB, or raise "
+                   "--memory-limit") != std::string::npos);
+  // Within the limit, with the written buffers restored from the trace.
+  const Run fits =
+      replay(quoted(dir / "t.fb") + kFast +
+             " --include range1 --memory-limit 41K --format json --output " + quoted(dir.path()));
+  INFO(fits.out);
+  CHECK(fits.status == 0);
+  CHECK(fits.out.find("\"copies_bytes\":64,\"trace_bytes\":24576") != std::string::npos);
+  CHECK(fits.out.find("\"restore\":\"auto\"") != std::string::npos);
+}
+
 TEST_CASE("nothing replayable is a failure") {
   TempDir dir;
   msprof::test::write_synthetic_trace(dir / "t.fb");
@@ -331,6 +353,8 @@ TEST_CASE("bad option values are refused with one line: sizes, empty names, tole
   check_one_line_error(replay(t + " --tolerance 1e-3,x"), "is not ATOL[,RTOL]");
   check_one_line_error(replay(quoted(dir / "t.fb") + " --output ''"),
                        "--output '' names no folder");
+  check_one_line_error(replay(t + " --restore some"), "--restore: some not in {auto,copy,trace}");
+  check_one_line_error(replay(t + " --memory-limit lots"), "--memory-limit 'lots' is not a size");
   // Nothing was replayed, so no result folder was made.
   CHECK(std::none_of(
       fs::directory_iterator(dir.path()), fs::directory_iterator(),

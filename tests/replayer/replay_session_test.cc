@@ -165,6 +165,85 @@ TEST_CASE("cache control all clears between passes and runs") {
   CHECK(replay_trace(dir / "t.fb", o, {{"range1"}, {}}).result.cache_clear.empty());
 }
 
+TEST_CASE("every restore policy replays bit-exact on every pass: copies, the trace, fills") {
+  TempDir dir;
+  SyntheticOptions big;
+  big.elements = (std::size_t{1} << 19) + 3 * test::synthetic::kGroup;  // chunks and a tail
+  test::write_synthetic_trace(dir / "t.fb", big);
+  ReplayOptions o = fast_options();
+  o.verify = VerifyMode::Each;
+  // None: driver buffers written through the driver; All: on PoCL, buffers
+  // in host memory of ours, written in place; a sweep asked: driver buffers.
+  struct Cache {
+    CacheControl control;
+    std::optional<std::uint64_t> size;
+  };
+  for (const Cache cache : {Cache{CacheControl::None, {}}, Cache{CacheControl::All, {}},
+                            Cache{CacheControl::All, 1ull << 20}}) {
+    for (const auto policy : {RestorePolicy::Auto, RestorePolicy::Copy, RestorePolicy::Trace}) {
+      CAPTURE(restore_policy_name(policy));
+      CAPTURE(cache.size.has_value());
+      o.cache_control = cache.control;
+      o.cache_bytes = cache.size;
+      o.restore = policy;
+      const auto replayed = replay_trace(dir / "t.fb", o, {split_patterns({"inplace|range1"}), {}});
+      for (const char* name : {"inplace", "range1"}) {
+        const auto& r = replayed.range(name);
+        CHECK(r.verification.status == VerificationStatus::BitExact);
+        CHECK(r.passes == 3);
+        CHECK(r.restore_copy_bytes + r.restore_trace_bytes + r.restore_zero_bytes ==
+              r.restored_bytes);
+        CHECK(r.memory_host_bytes >= r.memory_device_bytes);  // PoCL: buffers are host memory
+        if (policy == RestorePolicy::Trace) {
+          CHECK(r.restore_copy_bytes == 0);
+          CHECK(r.restore_trace_bytes > 0);
+        } else {
+          // A few MiB: within the smallest copy budget.
+          CHECK(r.restore_trace_bytes == 0);
+          CHECK(r.restore_copy_bytes > 0);
+        }
+      }
+      CHECK(replayed.range("range1").restore_zero_bytes == 0);
+    }
+  }
+}
+
+TEST_CASE("a range that does not fit is refused before it starts, saying what it needs") {
+  TempDir dir;
+  test::write_synthetic_trace(dir / "t.fb");
+  ReplayOptions o = fast_options();
+  const RangeFilter range1{split_patterns({"range1"}), {}};
+  o.restore = RestorePolicy::Trace;
+  const auto lean = replay_trace(dir / "t.fb", o, range1).range("range1");
+  REQUIRE(lean.outcome == RangeOutcome::Replayed);
+  // Its buffers (32 KiB) and the host side of its write and read (8 KiB).
+  CHECK(lean.memory_host_bytes == 4096 * 6 + 8192 + 64 + 4096 + 4096);
+  SUBCASE("below what the range holds") {
+    o.memory_limit = 32 << 10;
+    const RangeResult r = replay_trace(dir / "t.fb", o, range1).range("range1");
+    CHECK(r.outcome == RangeOutcome::Failed);
+    INFO(r.reason);
+    CHECK(r.reason ==
+          "the range does not fit: it needs 40 KiB of host memory (32 KiB of buffers, 8 KiB of "
+          "host data), --memory-limit allows 32 KiB, or raise --memory-limit");
+    CHECK(r.passes == 0);
+  }
+  SUBCASE("copies refused, the trace restores instead") {
+    o.memory_limit = lean.memory_host_bytes;
+    o.restore = RestorePolicy::Copy;
+    const RangeResult refused = replay_trace(dir / "t.fb", o, range1).range("range1");
+    CHECK(refused.outcome == RangeOutcome::Failed);
+    CHECK(refused.reason.find("replay with --restore trace to hold no restore copies") !=
+          std::string::npos);
+    o.restore = RestorePolicy::Auto;
+    const RangeResult fitted = replay_trace(dir / "t.fb", o, range1).range("range1");
+    CHECK(fitted.outcome == RangeOutcome::Replayed);
+    CHECK(fitted.restore_copy_bytes == 0);
+    CHECK(fitted.restore_trace_bytes == lean.restore_trace_bytes);
+    CHECK(fitted.verification.status == VerificationStatus::BitExact);
+  }
+}
+
 TEST_CASE("on a device in host memory the range's own lines are evicted, and replay stays exact") {
   REQUIRE(HostLineFlush::available());
   TempDir dir;
@@ -340,8 +419,10 @@ class CountingDevice : public ReplayDevice {
   const DeviceDescription& description() const override { return inner_.description(); }
   std::unique_ptr<LoadedRange> load(const RangePlan& plan, const trace::TraceInfo& info,
                                     const trace::TraceReader& reader,
-                                    const CacheClearRequest& cache) override {
-    return std::make_unique<CountingRange>(inner_.load(plan, info, reader, cache), clears);
+                                    const CacheClearRequest& cache,
+                                    const RestorePlan& restores) override {
+    return std::make_unique<CountingRange>(inner_.load(plan, info, reader, cache, restores),
+                                           clears);
   }
   unsigned clears = 0;
 
