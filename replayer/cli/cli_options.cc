@@ -9,6 +9,7 @@
 
 #include "format/printable_text.h"
 #include "format/trace_version.h"
+#include "replayer/cli/workbench_options.h"
 #include "replayer/core/replay_error.h"
 #include "replayer/opencl/worker_thread_placement.h"
 
@@ -130,6 +131,36 @@ bool parse_command_line(int argc, char** argv, CliOptions& options, int& exit_co
   app.add_option("--memory-limit", memory_limit,
                  "host memory the replay may use (K/M/G suffixes; default what the host has "
                  "available); a range that needs more is refused before it starts");
+  WorkbenchArgs bench;
+  const std::string workbench = "Workbench (a range replayed with other kernels)";
+  app.add_option("--kernel-source", bench.kernel_sources,
+                 "KERNEL=FILE: kernel KERNEL of the range built from this OpenCL C file, "
+                 "replayed beside the recorded range and verified (repeatable)")
+      ->group(workbench);
+  app.add_option("--program-source", bench.program_sources,
+                 "PROGRAM=FILE: a whole program (its capture id, or program_ID as msprof-analyze "
+                 "extract names it) built from this file")
+      ->group(workbench);
+  app.add_option("--build-options", bench.build_options,
+                 "KERNEL=OPTIONS or PROGRAM=OPTIONS: rebuilt with these build options instead "
+                 "of the recorded ones")
+      ->group(workbench);
+  app.add_option("--local-size", bench.local_sizes,
+                 "KERNEL=X[,Y[,Z]]: launched with this local size")
+      ->group(workbench);
+  app.add_option("--global-size", bench.global_sizes,
+                 "KERNEL=X[,Y[,Z]]: launched with this global size (a change of the work-items "
+                 "needs --allow-global-size-change)")
+      ->group(workbench);
+  app.add_option("--sweep", bench.sweeps,
+                 "TARGET:WHAT=VALUES: one variant per value, one after another in one run: "
+                 "KERNEL:local-size=8,16,32 (XxY for 2D), KERNEL:global-size=..., "
+                 "KERNEL|PROGRAM:build-options=\"-DT=16|-DT=32\" (repeatable: every "
+                 "combination)")
+      ->group(workbench);
+  app.add_flag("--allow-global-size-change", bench.allow_global_size_change,
+               "measure a --global-size that changes how many work-items run")
+      ->group(workbench);
   app.set_version_flag("--version", std::string("msprof-replay ") + trace::kToolVersion);
   app.add_option("--output", options.output, "folder for the OPPROF_* result (default .)");
   app.add_option("--format", format, "what goes to stdout: table, csv or json")
@@ -159,6 +190,8 @@ bool parse_command_line(int argc, char** argv, CliOptions& options, int& exit_co
                                                 : RestorePolicy::Auto;
   if (!memory_limit.empty())
     options.replay.memory_limit = size_value("--memory-limit", memory_limit);
+  options.replay.variants = expand_variants(workbench_request(bench));
+  options.replay.allow_global_size_change = bench.allow_global_size_change;
   for (const auto& name : split_patterns(allow_nondeterministic)) {
     if (name == "all") {
       options.replay.allow_all_nondeterministic = true;

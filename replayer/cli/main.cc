@@ -107,6 +107,14 @@ int run(int argc, char** argv) {
       break;
   }
   say("info", "results in " + folder.string());
+  for (const auto& r : result.ranges) {
+    for (const auto& v : r.variants) {
+      if (!v.failed) continue;
+      say("error", "range '" + r.name + "' with " + v.label + ": " + v.reason);
+      // The driver's log as it wrote it: its line numbers point into the file.
+      if (!v.build_log.empty()) std::cerr << v.build_log << "\n";
+    }
+  }
   if (!result.any_replayed()) {
     say("error", "no range could be replayed; see the reasons above (--list shows every range)");
     return kExitNothingReplayed;

@@ -2,13 +2,16 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "format/trace_range.h"
 #include "format/trace_reader.h"
+#include "replayer/core/kernel_variant.h"
 #include "replayer/core/range_plan.h"
+#include "replayer/core/replay_error.h"
 #include "replayer/core/replay_options.h"
 #include "replayer/core/restore_plan.h"
 
@@ -75,6 +78,14 @@ class LoadedRange {
   // a buffer piece by piece, so it is never held whole twice.
   virtual void read_buffer(trace::CaptureId buffer, std::uint64_t offset,
                            std::span<std::byte> out) = 0;
+  // Builds what a workbench variant changes (programs, kernels, launch
+  // sizes), under `index`, outside any pass; VariantError when it cannot.
+  virtual void prepare_variant(std::size_t /*index*/, const Variant& /*variant*/) {
+    throw VariantError("this device cannot replay variants");
+  }
+  // What execute() runs from now on: a prepared variant, or (nullopt) the
+  // recorded range.
+  virtual void select_variant(std::optional<std::size_t> /*index*/) {}
   // The restores as made, where they differ from those asked for (a copy
   // the device had no memory for, restored from the trace instead).
   virtual const RestorePlan* restores_made() const { return nullptr; }

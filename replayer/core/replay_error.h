@@ -31,4 +31,17 @@ class PlanError : public ReplayError {
   using ReplayError::ReplayError;
 };
 
+// A workbench variant cannot be built as asked: its code does not build, or
+// its kernel does not take the recorded arguments. `build_log` holds the
+// driver's log, whole, for the user to read after the one-line message.
+class VariantError : public ReplayError {
+ public:
+  VariantError(const std::string& what, std::string build_log = "")
+      : ReplayError(what), build_log_(std::move(build_log)) {}
+  const std::string& build_log() const { return build_log_; }
+
+ private:
+  std::string build_log_;
+};
+
 }  // namespace msprof::replay

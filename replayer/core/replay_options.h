@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "replayer/core/kernel_variant.h"
 #include "replayer/core/state_comparison.h"
 
 namespace msprof::replay {
@@ -51,6 +52,9 @@ struct ReplayOptions {
   // The host memory a replay may use, in place of what the host has
   // available when it starts.
   std::optional<std::uint64_t> memory_limit;
+  // The workbench: variants replayed beside each range they touch.
+  std::vector<Variant> variants;
+  bool allow_global_size_change = false;
 };
 
 std::string_view replay_mode_name(ReplayMode mode);

@@ -62,6 +62,28 @@ struct KernelResult {
   double ratio_to_original = 0;
 };
 
+// One variant of the kernel workbench, measured in passes interleaved with
+// the recorded range's (RangeResult's own passes are those).
+struct VariantResult {
+  std::string label;
+  bool failed = false;
+  std::string reason;     // why it was not measured (a build error, an argument that does not fit)
+  std::string build_log;  // the driver's, when it did not build
+  std::vector<std::string> changed_kernels;
+  // Per measured pass: the changed kernels' summed durations, in this
+  // variant and in the recorded range's pass before it; the variant's wall.
+  std::vector<double> changed_pass_us, baseline_changed_pass_us, wall_pass_us;
+  Statistics changed_us, baseline_changed_us, wall_us;
+  double ratio = 0;          // wall median / the recorded range's wall median
+  double changed_ratio = 0;  // the same for the changed kernels alone
+  // Every variant pass faster than every recorded one, or slower: the
+  // difference is beyond what the passes spread.
+  bool beyond_spread = false;
+  Verification verification;
+  bool acceptable() const { return !failed && verification.acceptable(); }
+  std::size_t passes_measured() const { return wall_pass_us.size(); }
+};
+
 // Empty: the range holds no command, so there is nothing to replay; it is
 // not counted as replayed.
 enum class RangeOutcome { Replayed, Skipped, Failed, Empty };
@@ -83,6 +105,9 @@ struct RangeResult {
   std::uint64_t memory_device_bytes = 0, memory_host_bytes = 0;
   Verification verification;
   std::vector<KernelResult> kernels;
+  std::vector<VariantResult> variants;
+  // The fastest variant whose outputs verified; nullptr when none did.
+  const VariantResult* best_variant() const;
 };
 
 struct ReplayResult {

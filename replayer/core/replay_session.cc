@@ -79,6 +79,13 @@ ReplayResult ReplaySession::run(const std::vector<SelectedRange>& selection) {
       selection.begin(), selection.end(),
       [](const SelectedRange& s) { return s.replayable && !s.range->commands.empty(); });
   if (cache.enabled() && any_replayable) device_.prepare_cache_clear(cache);
+  if (!options_.variants.empty()) {
+    std::vector<const trace::Range*> ranges;
+    for (const auto& s : selection) {
+      if (s.replayable) ranges.push_back(s.range);
+    }
+    for (const auto& variant : options_.variants) check_variant_targets(variant, ranges, catalog_);
+  }
   for (const auto& selected : selection) {
     if (!selected.replayable) {
       RangeResult skipped;
@@ -145,22 +152,37 @@ RangeResult ReplaySession::replay_range(const trace::Range& range, const CacheCl
   for (const auto& note : loaded->notes()) notes_.push_back("range '" + range.name + "': " + note);
   fill_kernels(result, range);
   RangeVerifier verifier(range, catalog_, reader_, options_, restored, *loaded);
+  std::vector<VariantBench> benches = prepare_variants(range, *loaded, result, restored);
 
   const unsigned total = options_.warm_up + options_.launch_count;
+  const auto verify_now = [&](unsigned measured) {
+    return options_.verify == VerifyMode::Each ||
+           (options_.verify == VerifyMode::First && measured == 0);
+  };
   try {
     for (unsigned pass = 0; pass < total; ++pass) {
+      const bool measured = pass >= options_.warm_up;
+      const unsigned m = measured ? pass - options_.warm_up : 0;
       double wall_us = 0, restore_us = 0;
-      run_pass(*loaded, range, pass >= options_.warm_up, wall_us, restore_us);
-      if (pass < options_.warm_up) continue;
-      const unsigned measured = pass - options_.warm_up;
-      record_timings(result, loaded->timings());
-      result.wall_pass_us.push_back(wall_us);
-      result.restore_pass_us.push_back(restore_us);
-      ++result.passes;
-      if (options_.verify == VerifyMode::Each ||
-          (options_.verify == VerifyMode::First && measured == 0))
-        verifier.check_pass(*loaded, measured);
+      loaded->select_variant(std::nullopt);
+      run_pass(*loaded, range, measured, wall_us, restore_us);
+      std::vector<trace::CommandTiming> baseline;
+      if (measured) {
+        baseline = loaded->timings();
+        record_timings(result, baseline);
+        result.wall_pass_us.push_back(wall_us);
+        result.restore_pass_us.push_back(restore_us);
+        ++result.passes;
+        if (verify_now(m)) verifier.check_pass(*loaded, m);
+      }
+      // Each variant's pass right after the recorded range's: drift on the
+      // machine meets both alike.
+      for (auto& bench : benches) {
+        if (bench.result->failed) continue;
+        run_variant_pass(*loaded, range, bench, measured, m, baseline, verify_now(m));
+      }
     }
+    loaded->select_variant(std::nullopt);
     // A difference is a replay fault only if the program's own kernels give
     // the same result every time: replay a few more passes to find out.
     unsigned extra = 0;
@@ -175,6 +197,10 @@ RangeResult ReplaySession::replay_range(const trace::Range& range, const CacheCl
                        " unmeasured pass(es) replayed to tell a nondeterministic kernel from a "
                        "replay fault");
     }
+    for (auto& bench : benches) {
+      if (!bench.result->failed) settle_variant(*loaded, range, bench);
+    }
+    loaded->select_variant(std::nullopt);
   } catch (const ReplayError& e) {
     result.outcome = RangeOutcome::Failed;
     result.reason = e.what();
@@ -193,7 +219,113 @@ RangeResult ReplaySession::replay_range(const trace::Range& range, const CacheCl
     if (kernel.original_us > 0)
       kernel.ratio_to_original = kernel.duration_us.median / kernel.original_us;
   }
+  for (auto& v : result.variants) summarize_variant(v, result.wall_us);
   return result;
+}
+
+std::vector<ReplaySession::VariantBench> ReplaySession::prepare_variants(
+    const trace::Range& range, LoadedRange& loaded, RangeResult& result,
+    const std::set<trace::CaptureId>& restored) {
+  std::vector<VariantBench> benches;
+  for (std::size_t i = 0; i < options_.variants.size(); ++i) {
+    const Variant& variant = options_.variants[i];
+    if (!variant.touches(range, catalog_)) continue;
+    result.variants.emplace_back();
+    VariantResult& v = result.variants.back();
+    v.label = variant.label;
+    v.changed_kernels = variant.changed_kernels(range, catalog_);
+    try {
+      check_variant(variant, range, catalog_, options_.allow_global_size_change);
+      loaded.prepare_variant(i, variant);
+    } catch (const VariantError& e) {
+      v.failed = true;
+      v.reason = e.what();
+      v.build_log = e.build_log();
+      continue;
+    } catch (const ReplayError& e) {
+      v.failed = true;
+      v.reason = e.what();
+      continue;
+    }
+    std::set<std::uint64_t> seqs;
+    for (const auto& command : range.commands) {
+      const auto* launch = std::get_if<trace::KernelLaunch>(&command.body);
+      if (launch == nullptr) continue;
+      const auto& name = catalog_.kernel(launch->kernel).name;
+      if (std::find(v.changed_kernels.begin(), v.changed_kernels.end(), name) !=
+          v.changed_kernels.end())
+        seqs.insert(command.seq);
+    }
+    benches.push_back(
+        {i, result.variants.size() - 1, nullptr,
+         std::make_unique<RangeVerifier>(range, catalog_, reader_, options_, restored, loaded),
+         std::move(seqs)});
+  }
+  // Pointers once the vector no longer grows.
+  for (auto& bench : benches) bench.result = &result.variants[bench.result_index];
+  return benches;
+}
+
+double ReplaySession::changed_sum_us(const std::vector<trace::CommandTiming>& timings,
+                                     const std::set<std::uint64_t>& seqs) {
+  double sum = 0;
+  for (const auto& t : timings) {
+    if (seqs.count(t.command_seq) != 0 && t.end_ns >= t.start_ns)
+      sum += static_cast<double>(t.end_ns - t.start_ns) / 1e3;
+  }
+  return sum;
+}
+
+void ReplaySession::run_variant_pass(LoadedRange& loaded, const trace::Range& range,
+                                     VariantBench& bench, bool measured, unsigned m,
+                                     const std::vector<trace::CommandTiming>& baseline,
+                                     bool verify) {
+  VariantResult& v = *bench.result;
+  try {
+    loaded.select_variant(bench.index);
+    double wall_us = 0, restore_us = 0;
+    run_pass(loaded, range, measured, wall_us, restore_us);
+    if (!measured) return;
+    v.wall_pass_us.push_back(wall_us);
+    v.changed_pass_us.push_back(changed_sum_us(loaded.timings(), bench.changed_seqs));
+    v.baseline_changed_pass_us.push_back(changed_sum_us(baseline, bench.changed_seqs));
+    if (verify) bench.verifier->check_pass(loaded, m);
+  } catch (const ReplayError& e) {
+    // One variant the device refuses (a local size too large for it) ends
+    // that variant, not the range.
+    v.failed = true;
+    v.reason = e.what();
+  }
+  loaded.select_variant(std::nullopt);
+}
+
+void ReplaySession::settle_variant(LoadedRange& loaded, const trace::Range& range,
+                                   VariantBench& bench) {
+  try {
+    loaded.select_variant(bench.index);
+    for (unsigned extra = 0;
+         !bench.verifier->suspects().empty() && extra < options_.nondeterminism_passes; ++extra) {
+      double wall_us = 0, restore_us = 0;
+      run_pass(loaded, range, false, wall_us, restore_us);
+      bench.verifier->check_repeat(loaded);
+    }
+    bench.result->verification = bench.verifier->verdict();
+  } catch (const ReplayError& e) {
+    bench.result->failed = true;
+    bench.result->reason = e.what();
+  }
+  loaded.select_variant(std::nullopt);
+}
+
+void ReplaySession::summarize_variant(VariantResult& v, const Statistics& baseline_wall) {
+  if (v.failed || v.wall_pass_us.empty()) return;
+  v.wall_us = summarize(v.wall_pass_us);
+  v.changed_us = summarize(v.changed_pass_us);
+  v.baseline_changed_us = summarize(v.baseline_changed_pass_us);
+  if (baseline_wall.median > 0) v.ratio = v.wall_us.median / baseline_wall.median;
+  if (v.baseline_changed_us.median > 0)
+    v.changed_ratio = v.changed_us.median / v.baseline_changed_us.median;
+  v.beyond_spread = v.wall_us.max < baseline_wall.min || v.wall_us.min > baseline_wall.max;
 }
 
 RestorePlan ReplaySession::plan_memory(const RangePlan& plan, const CacheClearRequest& cache,

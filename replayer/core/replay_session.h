@@ -2,12 +2,15 @@
 
 #include <functional>
 #include <map>
+#include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "format/trace_reader.h"
 #include "replayer/core/range_footprint.h"
 #include "replayer/core/range_selection.h"
+#include "replayer/core/range_verifier.h"
 #include "replayer/core/replay_device.h"
 #include "replayer/core/replay_options.h"
 #include "replayer/core/replay_result.h"
@@ -37,6 +40,25 @@ class ReplaySession {
   RangeResult replay_range(const trace::Range& range, const CacheClearRequest& cache);
   // How the range's written buffers are restored, and what it holds; the
   // reason it cannot be loaded in `problem`.
+  // A workbench variant being measured beside the recorded range.
+  struct VariantBench {
+    std::size_t index;         // in options_.variants, for LoadedRange
+    std::size_t result_index;  // in RangeResult::variants
+    VariantResult* result;
+    std::unique_ptr<RangeVerifier> verifier;
+    std::set<std::uint64_t> changed_seqs;  // launches of the changed kernels
+  };
+  std::vector<VariantBench> prepare_variants(const trace::Range& range, LoadedRange& loaded,
+                                             RangeResult& result,
+                                             const std::set<trace::CaptureId>& restored);
+  void run_variant_pass(LoadedRange& loaded, const trace::Range& range, VariantBench& bench,
+                        bool measured, unsigned m,
+                        const std::vector<trace::CommandTiming>& baseline, bool verify);
+  // Tells nondeterminism from a difference, then the verdict.
+  void settle_variant(LoadedRange& loaded, const trace::Range& range, VariantBench& bench);
+  static void summarize_variant(VariantResult& v, const Statistics& baseline_wall);
+  static double changed_sum_us(const std::vector<trace::CommandTiming>& timings,
+                               const std::set<std::uint64_t>& seqs);
   RestorePlan plan_memory(const RangePlan& plan, const CacheClearRequest& cache,
                           RangeResult& result, std::optional<std::string>& problem);
   void run_pass(LoadedRange& loaded, const trace::Range& range, bool measured, double& wall_us,

@@ -61,6 +61,31 @@ void write_kernel(JsonWriter& j, const KernelResult& k) {
   j.end_object();
 }
 
+void write_passes(JsonWriter& j, std::string_view name, const std::vector<double>& passes) {
+  j.key(name).begin_array();
+  for (double d : passes) j.value(d);
+  j.end_array();
+}
+
+void write_variant(JsonWriter& j, const VariantResult& v) {
+  j.begin_object();
+  j.key("label").value(v.label).key("status").value(v.failed ? "failed" : "measured");
+  j.key("reason").value(v.reason).key("build_log").value(v.build_log);
+  j.key("changed_kernels").begin_array();
+  for (const auto& k : v.changed_kernels) j.value(k);
+  j.end_array();
+  write_stats(j, "changed_us", v.changed_us);
+  write_stats(j, "recorded_changed_us", v.baseline_changed_us);
+  write_stats(j, "wall_us", v.wall_us);
+  write_passes(j, "changed_passes_us", v.changed_pass_us);
+  write_passes(j, "recorded_changed_passes_us", v.baseline_changed_pass_us);
+  write_passes(j, "wall_passes_us", v.wall_pass_us);
+  j.key("ratio").value(v.ratio).key("changed_ratio").value(v.changed_ratio);
+  j.key("beyond_spread").value(v.beyond_spread);
+  write_verification(j, v.verification);
+  j.end_object();
+}
+
 }  // namespace
 
 std::string summary_json(const ReplayResult& result) {
@@ -125,6 +150,16 @@ std::string summary_json(const ReplayResult& result) {
     j.key("kernels").begin_array();
     for (const auto& k : r.kernels) write_kernel(j, k);
     j.end_array();
+    write_passes(j, "wall_passes_us", r.wall_pass_us);
+    j.key("variants").begin_array();
+    for (const auto& v : r.variants) write_variant(j, v);
+    j.end_array();
+    j.key("best_variant");
+    if (const VariantResult* best = r.best_variant()) {
+      j.value(best->label);
+    } else {
+      j.null();
+    }
     j.end_object();
   }
   j.end_array();

@@ -51,11 +51,10 @@ std::string difference_text(const BufferComparison& c) {
          " elements differ, max abs " + number(c.max_abs) + ", max rel " + number(c.max_rel);
 }
 
-// One line per buffer that is not bit-exact, after the range's verdict.
-std::string verification_details(const RangeResult& r) {
-  const auto& v = r.verification;
-  const std::string head =
-      "  " + trace::printable(r.name) + ": " + std::string(verification_status_name(v.status));
+// One line per buffer that is not bit-exact, after the verdict of a range
+// or a variant of it.
+std::string verification_details(const std::string& name, const Verification& v) {
+  const std::string head = "  " + name + ": " + std::string(verification_status_name(v.status));
   if (!v.reason.empty()) return head + " (" + v.reason + ")\n";
   std::string out;
   unsigned exact = 0;
@@ -106,6 +105,64 @@ std::string program_text(const std::string& origins) {
   return out.empty() ? "none" : out;
 }
 
+std::string ratio_text(double ratio) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", ratio);
+  return buf;
+}
+
+// The workbench: per range, the recorded range and each variant measured
+// beside it, then the fastest verified variant in one line.
+std::string variants_table(const ReplayResult& result) {
+  std::vector<Row> rows = {{"range", "variant", "changed kernels", "median_us", "min_us", "max_us",
+                            "x recorded", "range median_us", "x recorded", "beyond spread",
+                            "verification"}};
+  std::string failed, best;
+  for (const auto& r : result.ranges) {
+    if (r.outcome != RangeOutcome::Replayed || r.variants.empty()) continue;
+    const std::string range = trace::printable(r.name);
+    bool baseline_shown = false;
+    for (const auto& v : r.variants) {
+      if (v.failed) {
+        failed += "  " + range + " with " + trace::printable(v.label) + ": " +
+                  trace::printable(v.reason) + "\n";
+        continue;
+      }
+      std::string kernels;
+      for (const auto& k : v.changed_kernels) kernels += (kernels.empty() ? "" : ",") + k;
+      kernels = trace::printable(kernels);
+      if (!baseline_shown) {
+        rows.push_back({range, "(recorded)", kernels, format_number(v.baseline_changed_us.median),
+                        format_number(v.baseline_changed_us.min),
+                        format_number(v.baseline_changed_us.max), "1.00",
+                        format_number(r.wall_us.median), "1.00", "",
+                        std::string(verification_status_name(r.verification.status))});
+        baseline_shown = true;
+      }
+      rows.push_back({range, trace::printable(v.label), kernels, format_number(v.changed_us.median),
+                      format_number(v.changed_us.min), format_number(v.changed_us.max),
+                      ratio_text(v.changed_ratio), format_number(v.wall_us.median),
+                      ratio_text(v.ratio), v.beyond_spread ? "yes" : "no",
+                      std::string(verification_status_name(v.verification.status))});
+    }
+    if (const VariantResult* b = r.best_variant()) {
+      best += "best verified variant of " + range + ": " + trace::printable(b->label) + ", the range " +
+              ratio_text(b->ratio) + "x the recorded one (" +
+              (b->beyond_spread ? "beyond" : "within") + " the spread of the passes), " +
+              std::string(verification_status_name(b->verification.status)) + "\n";
+    } else {
+      best += "no variant of " + range + " verified\n";
+    }
+  }
+  if (rows.size() == 1 && failed.empty()) return "";
+  std::string out =
+      "variants (each pass right after a pass of the recorded range, from the same restored "
+      "state and cleared cache):\n";
+  if (rows.size() > 1) out += layout(rows);
+  if (!failed.empty()) out += "variants not measured:\n" + failed;
+  return out + best;
+}
+
 }  // namespace
 
 std::string terminal_table(const ReplayResult& result) {
@@ -120,7 +177,12 @@ std::string terminal_table(const ReplayResult& result) {
       continue;
     }
     programs += "  " + trace::printable(r.name) + ": " + program_text(r.program_source) + "\n";
-    verification_lines += verification_details(r);
+    verification_lines += verification_details(trace::printable(r.name), r.verification);
+    for (const auto& v : r.variants) {
+      if (!v.failed)
+        verification_lines += verification_details(
+            trace::printable(r.name) + " with " + trace::printable(v.label), v.verification);
+    }
     const std::string verification(verification_status_name(r.verification.status));
     for (const auto& k : r.kernels) {
       rows.push_back({trace::printable(r.name), trace::printable(k.name),
@@ -141,6 +203,7 @@ std::string terminal_table(const ReplayResult& result) {
   if (!programs.empty()) out += "programs:\n" + programs;
   if (!verification_lines.empty()) out += "verification:\n" + verification_lines;
   if (!skipped.empty()) out += "not replayed:\n" + skipped;
+  out += variants_table(result);
   return out;
 }
 

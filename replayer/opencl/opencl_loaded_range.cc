@@ -340,15 +340,21 @@ std::vector<cl_event> OpenClLoadedRange::wait_list(const trace::Command& command
 }
 
 void OpenClLoadedRange::execute(std::span<const trace::Command> commands) {
-  for (const auto& command : commands) {
-    if (std::holds_alternative<trace::HostWait>(command.body)) {
-      host_wait(command);
-      continue;
+  try {
+    for (const auto& command : commands) {
+      if (std::holds_alternative<trace::HostWait>(command.body)) {
+        host_wait(command);
+        continue;
+      }
+      cl_event event = enqueue(command);
+      pass_events_.emplace_back(command.seq, ClEvent(event));
+      if (command.event != 0) recorded_events_[command.event] = event;
+      if (command.blocking) cl_check(clWaitForEvents(1, &event), "clWaitForEvents");
     }
-    cl_event event = enqueue(command);
-    pass_events_.emplace_back(command.seq, ClEvent(event));
-    if (command.event != 0) recorded_events_[command.event] = event;
-    if (command.blocking) cl_check(clWaitForEvents(1, &event), "clWaitForEvents");
+  } catch (...) {
+    // What was enqueued ends before anything restores the buffers under it.
+    for (auto& [id, q] : queues_) clFinish(q.get());
+    throw;
   }
   finish_all();
 }
@@ -463,12 +469,38 @@ cl_event OpenClLoadedRange::enqueue(const trace::Command& command) {
   return event;
 }
 
+void OpenClLoadedRange::prepare_variant(std::size_t index, const Variant& variant) {
+  variants_.erase(index);
+  variants_.emplace(index,
+                    build_variant(device_.context(), device_.device(), variant,
+                                  RangeCode{range_, trace_programs_, trace_kernels_}, reader_));
+}
+
+void OpenClLoadedRange::select_variant(std::optional<std::size_t> index) {
+  active_ = nullptr;
+  if (!index) return;
+  const auto it = variants_.find(*index);
+  if (it == variants_.end())
+    throw PlanError("variant " + std::to_string(*index) + " was not prepared");
+  active_ = &it->second;
+}
+
 cl_event OpenClLoadedRange::enqueue_kernel(cl_command_queue q, const trace::KernelLaunch& launch,
                                            const std::vector<cl_event>& waits) {
-  const auto it = kernels_.find(launch.kernel);
-  if (it == kernels_.end())
-    throw PlanError("kernel " + std::to_string(launch.kernel) + " is not loaded");
-  const cl_kernel kernel = it->second.get();
+  cl_kernel kernel = nullptr;
+  const VariantCode::Sizes* sizes = nullptr;
+  if (active_ != nullptr) {
+    const auto k = active_->kernels.find(launch.kernel);
+    if (k != active_->kernels.end()) kernel = k->second.get();
+    const auto s = active_->sizes.find(launch.kernel);
+    if (s != active_->sizes.end()) sizes = &s->second;
+  }
+  if (kernel == nullptr) {
+    const auto it = kernels_.find(launch.kernel);
+    if (it == kernels_.end())
+      throw PlanError("kernel " + std::to_string(launch.kernel) + " is not loaded");
+    kernel = it->second.get();
+  }
   for (const auto& arg : launch.args) {
     cl_int err = CL_SUCCESS;
     switch (arg.kind) {
@@ -507,8 +539,10 @@ cl_event OpenClLoadedRange::enqueue_kernel(cl_command_queue q, const trace::Kern
     cl_check(err, "clSetKernelArg");
   }
   std::vector<std::size_t> offset(launch.global_offset.begin(), launch.global_offset.end());
-  std::vector<std::size_t> global(launch.global_size.begin(), launch.global_size.end());
-  std::vector<std::size_t> local(launch.local_size.begin(), launch.local_size.end());
+  const auto& global_size = sizes && sizes->global ? *sizes->global : launch.global_size;
+  const auto& local_size = sizes && sizes->local ? *sizes->local : launch.local_size;
+  std::vector<std::size_t> global(global_size.begin(), global_size.end());
+  std::vector<std::size_t> local(local_size.begin(), local_size.end());
   cl_event event = nullptr;
   cl_check(clEnqueueNDRangeKernel(
                q, kernel, launch.work_dim, offset.empty() ? nullptr : offset.data(), global.data(),

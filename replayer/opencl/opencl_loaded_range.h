@@ -8,6 +8,7 @@
 #include "replayer/core/host_line_flush.h"
 #include "replayer/core/replay_device.h"
 #include "replayer/core/trace_restorer.h"
+#include "replayer/opencl/variant_builder.h"
 #include "replayer/opencl/cl_handle.h"
 
 namespace msprof::replay::opencl {
@@ -35,6 +36,8 @@ class OpenClLoadedRange : public LoadedRange {
   void read_buffer(trace::CaptureId buffer, std::uint64_t offset,
                    std::span<std::byte> out) override;
   std::vector<trace::KernelArgInfo> learned_arg_info(trace::CaptureId kernel) override;
+  void prepare_variant(std::size_t index, const Variant& variant) override;
+  void select_variant(std::optional<std::size_t> index) override;
   const RestorePlan* restores_made() const override {
     return restores_changed_ ? &restores_ : nullptr;
   }
@@ -94,6 +97,8 @@ class OpenClLoadedRange : public LoadedRange {
   std::vector<std::pair<std::uint64_t, ClEvent>> pass_events_;  // by seq
   std::map<trace::CaptureId, cl_event> recorded_events_;        // capture id -> this pass
   std::set<std::uint64_t> kernel_seqs_;
+  std::map<std::size_t, VariantCode> variants_;
+  const VariantCode* active_ = nullptr;  // what execute() runs; null: the recorded range
   std::uint64_t restored_bytes_ = 0;
   std::vector<std::string> notes_;
 };

@@ -10,12 +10,7 @@ namespace msprof::replay::opencl {
 namespace {
 
 std::string build_log(cl_program program, cl_device_id device) {
-  std::size_t size = 0;
-  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
-  std::string log(size, '\0');
-  if (size != 0)
-    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
-  while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+  std::string log = build_log_of(program, device);
   for (auto& ch : log) {
     if (ch == '\n') ch = ' ';
   }
@@ -56,6 +51,21 @@ std::string build(const ClProgram& program, cl_device_id device, const std::stri
 }
 
 }  // namespace
+
+std::string build_log_of(cl_program program, cl_device_id device) {
+  std::size_t size = 0;
+  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+  std::string log(size, '\0');
+  if (size != 0)
+    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+  while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+  return log;
+}
+
+std::string build_made_program(const ClProgram& program, cl_device_id device,
+                               const std::string& options) {
+  return build(program, device, options);
+}
 
 ClProgram program_from_source_or_il(cl_context context, const trace::Program& program,
                                     const trace::TraceReader& reader, std::string& origin,

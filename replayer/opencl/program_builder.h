@@ -22,6 +22,14 @@ ClProgram program_from_source_or_il(cl_context context, const trace::Program& pr
                                     const trace::TraceReader& reader, std::string& origin,
                                     cl_int& err);
 
+// The driver's build log of the program for the device, whole.
+std::string build_log_of(cl_program program, cl_device_id device);
+
+// Builds a program made by the caller; an empty string on success, else the
+// driver's error with the first lines of its log.
+std::string build_made_program(const ClProgram& program, cl_device_id device,
+                               const std::string& options);
+
 // Builds a recorded program for the replay device: from the device binary
 // the recording driver produced when the device and driver are the same,
 // else from the source or IL with the recorded build options.

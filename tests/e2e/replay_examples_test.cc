@@ -55,6 +55,7 @@ const std::vector<Expected>& expectations() {
         {"local_arg", {"wg_sum"}}},
        {}},
       {"two_queues.py", {{"pipeline", {"scale", "add"}}}, {}},
+      {"matmul_range.py", {{"matmul", {"matmul", "relu_bias"}}}, {}},
       {"gated_range.py", {{"gated", {"twice"}}}, {}},
       {"killed.py", {{"first", {"axpb"}}}, {}},
       {"many_kernels.py", {{"many", repeated("axpb", 60)}}, {}},

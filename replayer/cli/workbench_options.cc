@@ -1,0 +1,146 @@
+#include "replayer/cli/workbench_options.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "format/printable_text.h"
+#include "replayer/core/replay_error.h"
+
+namespace msprof::replay::cli {
+
+namespace {
+
+// "NAME=VALUE" split at its first '='; UsageError naming the option's form.
+std::pair<std::string, std::string> name_value(const std::string& option, const std::string& text,
+                                               const std::string& form) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    throw UsageError(option + " '" + trace::printable(text) + "' is not " + form);
+  }
+  return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+std::string read_source(const std::string& option, const std::string& name,
+                        const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw UsageError(option + " " + trace::printable(name) + "=" + trace::printable(path) +
+                     ": cannot read " + trace::printable(path) + " (" + std::strerror(errno) +
+                     "); give the path of an OpenCL C file");
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+KernelEdit& kernel_edit(WorkbenchRequest& r, const std::string& kernel) {
+  for (auto& k : r.kernels) {
+    if (k.kernel == kernel) return k;
+  }
+  r.kernels.push_back({kernel, {}, {}, {}});
+  return r.kernels.back();
+}
+
+ProgramEdit& program_edit(WorkbenchRequest& r, trace::CaptureId program) {
+  for (auto& p : r.programs) {
+    if (p.program == program) return p;
+  }
+  r.programs.push_back({program, {}});
+  return r.programs.back();
+}
+
+std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while (true) {
+    const auto end = text.find(sep, at);
+    out.push_back(text.substr(at, end == std::string::npos ? std::string::npos : end - at));
+    if (end == std::string::npos) break;
+    at = end + 1;
+  }
+  return out;
+}
+
+WorkbenchRequest::Sweep sweep_of(const std::string& text) {
+  const std::string form =
+      "TARGET:WHAT=VALUES, e.g. matmul:local-size=8,16,32 (sizes XxY for several dimensions) or "
+      "matmul:build-options=\"-DTILE=16|-DTILE=32\"";
+  const auto colon = text.find(':');
+  const auto eq = text.find('=', colon == std::string::npos ? 0 : colon);
+  if (colon == std::string::npos || colon == 0 || eq == std::string::npos) {
+    throw UsageError("--sweep '" + trace::printable(text) + "' is not " + form);
+  }
+  WorkbenchRequest::Sweep sweep;
+  sweep.target = text.substr(0, colon);
+  const std::string what = text.substr(colon + 1, eq - colon - 1);
+  const std::string values = text.substr(eq + 1);
+  using Of = WorkbenchRequest::SweepOf;
+  if (what == "local-size") {
+    sweep.of = Of::LocalSize;
+  } else if (what == "global-size") {
+    sweep.of = Of::GlobalSize;
+  } else if (what == "build-options") {
+    sweep.of = Of::BuildOptions;
+  } else {
+    throw UsageError("--sweep '" + trace::printable(text) + "': '" + trace::printable(what) +
+                     "' cannot be swept; sweep local-size, global-size or build-options");
+  }
+  sweep.values = split(values, sweep.of == Of::BuildOptions ? '|' : ',');
+  const std::string option = "--sweep " + sweep.target + ":" + what;
+  for (const auto& v : sweep.values) {
+    if (sweep.of != Of::BuildOptions) parse_sizes(option, v, 'x');
+  }
+  if (sweep.values.size() < 2 && values.empty()) {
+    throw UsageError("--sweep '" + trace::printable(text) + "' gives no values; it is " + form);
+  }
+  return sweep;
+}
+
+}  // namespace
+
+WorkbenchRequest workbench_request(const WorkbenchArgs& args) {
+  WorkbenchRequest r;
+  r.allow_global_size_change = args.allow_global_size_change;
+  for (const auto& text : args.kernel_sources) {
+    const auto [kernel, path] = name_value("--kernel-source", text, "KERNEL=FILE");
+    auto& edit = kernel_edit(r, kernel);
+    edit.code.source_path = path;
+    edit.code.source = read_source("--kernel-source", kernel, path);
+  }
+  for (const auto& text : args.program_sources) {
+    const auto [name, path] = name_value("--program-source", text, "PROGRAM=FILE");
+    const auto id = program_id_of(name);
+    if (!id) {
+      throw UsageError("--program-source " + trace::printable(name) +
+                       ": a program is named by its capture id or as msprof-analyze extract "
+                       "names its folder (program_7)");
+    }
+    auto& edit = program_edit(r, *id);
+    edit.code.source_path = path;
+    edit.code.source = read_source("--program-source", name, path);
+  }
+  for (const auto& text : args.build_options) {
+    const auto [target, options] =
+        name_value("--build-options", text, "KERNEL=OPTIONS or PROGRAM=OPTIONS");
+    if (const auto id = program_id_of(target)) {
+      program_edit(r, *id).code.build_options = options;
+    } else {
+      kernel_edit(r, target).code.build_options = options;
+    }
+  }
+  for (const auto& text : args.local_sizes) {
+    const auto [kernel, sizes] = name_value("--local-size", text, "KERNEL=X[,Y[,Z]]");
+    kernel_edit(r, kernel).local_size = parse_sizes("--local-size " + kernel, sizes, ',');
+  }
+  for (const auto& text : args.global_sizes) {
+    const auto [kernel, sizes] = name_value("--global-size", text, "KERNEL=X[,Y[,Z]]");
+    kernel_edit(r, kernel).global_size = parse_sizes("--global-size " + kernel, sizes, ',');
+  }
+  for (const auto& text : args.sweeps) r.sweeps.push_back(sweep_of(text));
+  return r;
+}
+
+}  // namespace msprof::replay::cli

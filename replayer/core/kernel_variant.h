@@ -1,0 +1,92 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "format/trace_objects.h"
+#include "format/trace_range.h"
+#include "replayer/core/trace_catalog.h"
+
+namespace msprof::replay {
+
+// The workbench: a range replayed with other code, build options or launch
+// sizes for some of its kernels, interleaved with the recorded range and
+// verified against its recorded final state. Device neutral: a backend
+// builds what a Variant names (LoadedRange::prepare_variant).
+
+// What replaces the code of a kernel or of a program; unset fields keep the
+// recorded ones.
+struct CodeEdit {
+  std::string source_path;  // as the user gave it, for messages; empty: no new source
+  std::string source;       // the file's text
+  std::optional<std::string> build_options;
+  bool changes_code() const { return !source_path.empty() || build_options.has_value(); }
+};
+
+// Every kernel of the range by this name.
+struct KernelEdit {
+  std::string kernel;
+  CodeEdit code;
+  std::optional<std::vector<std::uint64_t>> global_size, local_size;
+};
+
+// Every kernel of the range made from this program.
+struct ProgramEdit {
+  trace::CaptureId program = 0;
+  CodeEdit code;
+};
+
+struct Variant {
+  std::string label;  // what differs from the recorded range, short
+  std::vector<KernelEdit> kernels;
+  std::vector<ProgramEdit> programs;
+  // Names of the kernels whose code or sizes change (timed apart).
+  std::vector<std::string> changed_kernels(const trace::Range& range,
+                                           const TraceCatalog& catalog) const;
+  // Whether it changes anything in the range.
+  bool touches(const trace::Range& range, const TraceCatalog& catalog) const;
+};
+
+// What the command line asked for: fixed edits, applied to every variant,
+// and sweeps, each variant one combination of their values.
+struct WorkbenchRequest {
+  std::vector<KernelEdit> kernels;
+  std::vector<ProgramEdit> programs;
+  enum class SweepOf { LocalSize, GlobalSize, BuildOptions };
+  struct Sweep {
+    std::string target;  // kernel name, or program id for build options
+    SweepOf of = SweepOf::LocalSize;
+    std::vector<std::string> values;
+  };
+  std::vector<Sweep> sweeps;
+  // --global-size that changes how many work-items run is refused without.
+  bool allow_global_size_change = false;
+  bool empty() const { return kernels.empty() && programs.empty() && sweeps.empty(); }
+};
+
+// One variant for the fixed edits, or one per combination of sweep values.
+// UsageError for a sweep value that is not what its kind takes.
+std::vector<Variant> expand_variants(const WorkbenchRequest& request);
+
+// A program named as msprof-analyze extract names its folder ("program_7")
+// or by its capture id ("7"); nullopt for anything else (a kernel name).
+std::optional<trace::CaptureId> program_id_of(const std::string& text);
+
+// "X[,Y[,Z]]" (sep ',') or "XxY" (sep 'x'); UsageError naming `option`.
+std::vector<std::uint64_t> parse_sizes(const std::string& option, const std::string& text,
+                                       char sep);
+
+// Every kernel and program the variant names is launched in one of the
+// ranges at least; else UsageError listing those that are.
+void check_variant_targets(const Variant& variant, const std::vector<const trace::Range*>& ranges,
+                           const TraceCatalog& catalog);
+
+// Checks the variant's launch sizes against every launch of their kernel in
+// the range, before anything is built. UsageError with one line saying what
+// and how.
+void check_variant(const Variant& variant, const trace::Range& range, const TraceCatalog& catalog,
+                   bool allow_global_size_change);
+
+}  // namespace msprof::replay
