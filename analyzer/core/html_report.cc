@@ -70,6 +70,40 @@ std::string kernel_table(const ResultRange& r) {
   return out + "</table>";
 }
 
+// The workbench's variants of a range against the recorded range, measured
+// in passes beside its own.
+std::string variants_section(const ResultRange& r) {
+  if (r.variants.empty()) return "";
+  std::string out = "<h3>" + e(r.name) + ": variants</h3>";
+  std::vector<Bar> bars = {{"recorded", r.wall.median, r.wall.min, r.wall.max}};
+  out +=
+      "<table><tr><th>variant</th><th>changed kernels</th><th>median us</th><th>x recorded</th>"
+      "<th>range median us</th><th>x recorded</th><th>beyond spread</th><th>verification</th>"
+      "</tr>";
+  for (const auto& v : r.variants) {
+    std::string kernels;
+    for (const auto& k : v.changed_kernels) kernels += (kernels.empty() ? "" : ", ") + k;
+    if (v.status == "failed") {
+      out += "<tr><td class=\"name\">" + e(v.label) + "</td><td>" + e(kernels) +
+             "</td><td colspan=\"6\" class=\"differs\">failed: " + e(v.reason) + "</td></tr>";
+      continue;
+    }
+    bars.push_back({v.label, v.wall.median, v.wall.min, v.wall.max});
+    const bool verified = v.verification == "bit-exact" || v.verification == "within tolerance" ||
+                          v.verification == "nothing to verify";
+    out += "<tr><td class=\"name\">" + e(v.label) + (r.best_variant == v.label ? " (best)" : "") +
+           "</td><td>" + e(kernels) + "</td><td>" + f3(v.changed.median) + "</td><td>" +
+           f3(v.changed_ratio) + "</td><td>" + f3(v.wall.median) + "</td><td>" + f3(v.ratio) +
+           "</td><td>" + (v.beyond_spread ? "yes" : "no") + "</td><td" +
+           (verified ? "" : " class=\"differs\"") + ">" + e(v.verification) + "</td></tr>";
+  }
+  out += "</table>";
+  return out + bar_chart_svg(r.name +
+                                 ": range wall median of each variant against the recorded "
+                                 "range (whiskers: min..max)",
+                             bars, "us");
+}
+
 std::string range_section(const ResultRange& r) {
   std::string out = "<h2>range " + e(r.name) + "</h2>";
   if (r.status != "replayed") {
@@ -109,7 +143,7 @@ std::string range_section(const ResultRange& r) {
     out += grouped_bar_svg(r.name + ": replay against the original run", labels, {original, replay},
                            "us");
   }
-  return out + kernel_table(r);
+  return out + kernel_table(r) + variants_section(r);
 }
 
 std::string comparison_section(const ReplayResult& a, const ReplayResult& b) {

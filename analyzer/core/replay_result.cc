@@ -70,6 +70,24 @@ ResultKernel kernel(const json& j) {
   return k;
 }
 
+ResultVariant variant(const json& j) {
+  ResultVariant v;
+  v.label = text(j, "label");
+  v.status = text(j, "status");
+  v.reason = text(j, "reason");
+  v.changed_kernels = list<std::string>(j, "changed_kernels");
+  v.changed = stats(j, "changed_us");
+  v.recorded_changed = stats(j, "recorded_changed_us");
+  v.wall = stats(j, "wall_us");
+  v.ratio = number(j, "ratio");
+  v.changed_ratio = number(j, "changed_ratio");
+  v.beyond_spread = j.contains("beyond_spread") && j.at("beyond_spread").is_boolean() &&
+                    j.at("beyond_spread").get<bool>();
+  if (j.contains("verification") && j.at("verification").is_object())
+    v.verification = text(j.at("verification"), "status");
+  return v;
+}
+
 ResultRange range(const json& j) {
   ResultRange r;
   r.name = j.at("name").get<std::string>();
@@ -110,6 +128,10 @@ ResultRange range(const json& j) {
   if (j.contains("kernels")) {
     for (const auto& k : j.at("kernels")) r.kernels.push_back(kernel(k));
   }
+  if (j.contains("variants") && j.at("variants").is_array()) {
+    for (const auto& v : j.at("variants")) r.variants.push_back(variant(v));
+  }
+  r.best_variant = text(j, "best_variant");
   return r;
 }
 

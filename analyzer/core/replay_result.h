@@ -24,6 +24,16 @@ struct ResultKernel {
   double original_us = 0, ratio_to_original = 0;
 };
 
+// A workbench variant of a range (summary.json's ranges[].variants).
+struct ResultVariant {
+  std::string label, status, reason;  // status: measured or failed
+  std::vector<std::string> changed_kernels;
+  PassStats changed, recorded_changed, wall;
+  double ratio = 0, changed_ratio = 0;  // against the recorded range's passes beside it
+  bool beyond_spread = false;
+  std::string verification;
+};
+
 struct ResultRange {
   std::string name, status, reason, program_source;  // status: replayed, skipped, failed
   std::uint64_t passes = 0;
@@ -35,6 +45,8 @@ struct ResultRange {
   std::string verification_reason;                // why not verified or nothing to verify
   std::vector<std::string> verification_buffers;  // one line per buffer not bit-exact
   std::vector<ResultKernel> kernels;
+  std::vector<ResultVariant> variants;
+  std::string best_variant;  // the fastest that verified; empty when none
 };
 
 // One msprof-replay result, as replayer/RESULTS.md describes summary.json.

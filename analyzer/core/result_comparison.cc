@@ -138,6 +138,20 @@ std::string comparison_text(const ReplayResult& a, const ReplayResult& b,
                 (v.b.empty() ? "-" : v.b) + "\n";
   }
   if (!verdicts.empty()) out += "\nverification:\n" + verdicts;
+  std::string variants;
+  for (const auto& [name, result] : {std::pair{"A", &a}, {"B", &b}}) {
+    for (const auto& r : result->ranges) {
+      for (const auto& v : r.variants) {
+        variants += "  " + std::string(name) + " " + r.name + " with " + v.label + ": " +
+                    (v.status == "failed" ? "failed, " + v.reason
+                                          : fixed(v.ratio, 2) + "x the recorded range (" +
+                                                (v.beyond_spread ? "beyond" : "within") +
+                                                " the spread), " + v.verification) +
+                    (r.best_variant == v.label ? ", best verified" : "") + "\n";
+      }
+    }
+  }
+  if (!variants.empty()) out += "\nvariants:\n" + variants;
   return out;
 }
 
@@ -160,12 +174,30 @@ ordered_json comparison_json(const ReplayResult& a, const ReplayResult& b,
                         {"a", v.a.empty() ? ordered_json(nullptr) : ordered_json(v.a)},
                         {"b", v.b.empty() ? ordered_json(nullptr) : ordered_json(v.b)}});
   }
+  ordered_json variants = ordered_json::array();
+  for (const auto& [name, result] : {std::pair{"a", &a}, {"b", &b}}) {
+    for (const auto& r : result->ranges) {
+      for (const auto& v : r.variants) {
+        variants.push_back({{"result", name},
+                            {"range", r.name},
+                            {"label", v.label},
+                            {"status", v.status},
+                            {"reason", v.reason},
+                            {"ratio", v.ratio},
+                            {"changed_ratio", v.changed_ratio},
+                            {"beyond_spread", v.beyond_spread},
+                            {"verification", v.verification},
+                            {"best", r.best_variant == v.label}});
+      }
+    }
+  }
   return {{"format", "msprof-analyze-compare"},
           {"version", 1},
           {"a", {{"path", a.path}, {"label", a.label()}}},
           {"b", {{"path", b.path}, {"label", b.label()}}},
           {"rows", list},
-          {"verification", verdicts}};
+          {"verification", verdicts},
+          {"variants", variants}};
 }
 
 }  // namespace msprof::analyze

@@ -114,6 +114,18 @@ def main():
                            f"{a['changed_us']['median'] if a else float('nan'):.1f} | "
                            f"{b['changed_us']['median'] if b else float('nan'):.1f} | "
                            f"{'bit-exact' if good else 'NOT VERIFIED'} |")
+    # The example's own edit, as the README's workflow runs it.
+    seconds, summary = run([str(replay), str(work / "matmul.fb"), "--format", "json", "--output",
+                            str(work / "out"), "--kernel-source",
+                            f"matmul={SOURCE / 'examples/workbench/matmul_tiled.cl'}",
+                            "--tolerance", "1e-4,1e-5"])
+    tiled = summary["ranges"][0]["variants"][0]
+    ok = ok and tiled["verification"]["status"] in ("bit-exact", "within tolerance")
+    print(f"\nexamples/workbench/matmul_tiled.cl against the recorded naive matmul: kernel "
+          f"{tiled['changed_ratio']:.2f}x ({tiled['changed_us']['median']:.0f} against "
+          f"{tiled['recorded_changed_us']['median']:.0f} us), range {tiled['ratio']:.2f}x, "
+          f"{'beyond' if tiled['beyond_spread'] else 'within'} the spread, "
+          f"{tiled['verification']['status']}")
     print("\n| range | variant | kernel median in the sweep (us) | in its own run (us) | "
           "verdicts |")
     print("|---|---|---:|---:|---|")

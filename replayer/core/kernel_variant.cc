@@ -122,8 +122,7 @@ std::vector<std::uint64_t> parse_sizes(const std::string& option, const std::str
   }
   if (out.empty() || out.size() > 3) {
     const std::string form = sep == 'x' ? "X[xY[xZ]]" : "X[,Y[,Z]]";
-    throw UsageError(option + " '" + text + "' is not " + form +
-                     " (one to three positive sizes)");
+    throw UsageError(option + " '" + text + "' is not " + form + " (one to three positive sizes)");
   }
   return out;
 }
@@ -158,11 +157,10 @@ std::vector<std::string> Variant::changed_kernels(const trace::Range& range,
     const auto* launch = std::get_if<trace::KernelLaunch>(&command.body);
     if (launch == nullptr) continue;
     const auto& k = catalog.kernel(launch->kernel);
-    const bool edited =
-        std::any_of(kernels.begin(), kernels.end(),
-                    [&](const KernelEdit& e) { return e.kernel == k.name; }) ||
-        std::any_of(programs.begin(), programs.end(),
-                    [&](const ProgramEdit& e) { return e.program == k.program; });
+    const bool edited = std::any_of(kernels.begin(), kernels.end(),
+                                    [&](const KernelEdit& e) { return e.kernel == k.name; }) ||
+                        std::any_of(programs.begin(), programs.end(),
+                                    [&](const ProgramEdit& e) { return e.program == k.program; });
     if (edited) names.insert(k.name);
   }
   return {names.begin(), names.end()};
@@ -176,7 +174,7 @@ namespace {
 
 struct RangeKernels {
   std::map<std::string, std::vector<const trace::KernelLaunch*>> launches;  // by name
-  std::map<trace::CaptureId, std::set<std::string>> programs;              // kernel names
+  std::map<trace::CaptureId, std::set<std::string>> programs;               // kernel names
 };
 
 RangeKernels kernels_of(const trace::Range& range, const TraceCatalog& catalog) {

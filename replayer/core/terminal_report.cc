@@ -146,8 +146,8 @@ std::string variants_table(const ReplayResult& result) {
                       std::string(verification_status_name(v.verification.status))});
     }
     if (const VariantResult* b = r.best_variant()) {
-      best += "best verified variant of " + range + ": " + trace::printable(b->label) + ", the range " +
-              ratio_text(b->ratio) + "x the recorded one (" +
+      best += "best verified variant of " + range + ": " + trace::printable(b->label) +
+              ", the range " + ratio_text(b->ratio) + "x the recorded one (" +
               (b->beyond_spread ? "beyond" : "within") + " the spread of the passes), " +
               std::string(verification_status_name(b->verification.status)) + "\n";
     } else {

@@ -8,8 +8,8 @@
 #include "replayer/core/host_line_flush.h"
 #include "replayer/core/replay_device.h"
 #include "replayer/core/trace_restorer.h"
-#include "replayer/opencl/variant_builder.h"
 #include "replayer/opencl/cl_handle.h"
+#include "replayer/opencl/variant_builder.h"
 
 namespace msprof::replay::opencl {
 

@@ -130,8 +130,8 @@ void check_arguments(cl_context context, cl_device_id device, const CodeEdit& co
       const auto& i = info.at(arg.index);
       const std::string why = arg_mismatch(arg, i);
       if (why.empty()) continue;
-      throw VariantError(who + ": argument " + std::to_string(arg.index) + " ('" + i.name +
-                         "', " + i.type_name + ") " + why + ", the recorded launch passes " +
+      throw VariantError(who + ": argument " + std::to_string(arg.index) + " ('" + i.name + "', " +
+                         i.type_name + ") " + why + ", the recorded launch passes " +
                          arg_kind_text(arg) + "; the edit must take the recorded arguments");
     }
     return;  // launches of one kernel pass the same kinds
@@ -200,8 +200,8 @@ VariantCode build_variant(cl_context context, cl_device_id device, const Variant
           checked = true;
         }
       }
-      out.kernels[id] = kernel_from(out.programs[it->second], edit.kernel,
-                                    origin_of(edit.code, recorded));
+      out.kernels[id] =
+          kernel_from(out.programs[it->second], edit.kernel, origin_of(edit.code, recorded));
     }
   }
   return out;

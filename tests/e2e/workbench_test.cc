@@ -42,7 +42,8 @@ const json& only_variant(const JsonReplay& r) {
 
 }  // namespace
 
-TEST_CASE("workbench: the tiled matmul replaces the naive one in its range, measured and verified") {
+TEST_CASE(
+    "workbench: the tiled matmul replaces the naive one in its range, measured and verified") {
   TempDir dir;
   const auto& trace = recorded("matmul_range.py").trace;
   const JsonReplay r = replay_json(
@@ -63,6 +64,49 @@ TEST_CASE("workbench: the tiled matmul replaces the naive one in its range, meas
   const std::string verdict = v["verification"]["status"];
   CHECK((verdict == "bit-exact" || verdict == "within tolerance"));
   CHECK((*find_range(r.summary, "matmul"))["best_variant"] == "matmul:matmul_tiled.cl");
+
+  // msprof-analyze shows the variants: compare (text and JSON) and report.
+  REQUIRE_FALSE(r.folder.empty());
+  const auto compared = msprof::test::analyze(
+      {"compare", r.folder.string(), r.folder.string(), "--format", "json"}, dir.path());
+  REQUIRE(compared.exit_code == 0);
+  const json variants = json::parse(compared.out)["variants"];
+  REQUIRE(variants.size() == 2);  // A's and B's
+  CHECK(variants[0]["label"] == "matmul:matmul_tiled.cl");
+  CHECK(variants[0]["best"] == true);
+  CHECK(variants[0]["verification"] == v["verification"]["status"]);
+  const auto text =
+      msprof::test::analyze({"compare", r.folder.string(), r.folder.string()}, dir.path());
+  CHECK(text.out.find("  A matmul with matmul:matmul_tiled.cl: ") != std::string::npos);
+  const auto report = msprof::test::analyze(
+      {"report", r.folder.string(), "-o", (dir / "report.html").string()}, dir.path());
+  REQUIRE(report.exit_code == 0);
+  const std::string html = msprof::test::read_text(dir / "report.html");
+  CHECK(html.find("<h3>matmul: variants</h3>") != std::string::npos);
+  CHECK(html.find("matmul:matmul_tiled.cl (best)") != std::string::npos);
+  CHECK(html.find("range wall median of each variant against the recorded range") !=
+        std::string::npos);
+}
+
+TEST_CASE("workbench: the documented round trip, extract then --program-source, replays the same") {
+  TempDir dir;
+  const auto& trace = recorded("matmul_range.py").trace;
+  const auto extracted =
+      msprof::test::analyze({"extract", trace.string(), "-o", (dir / "x").string()}, dir.path());
+  REQUIRE(extracted.exit_code == 0);
+  std::string program;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "x" / "programs"))
+    program = e.path().filename().string();  // program_ID, the trace's one program
+  REQUIRE(program.rfind("program_", 0) == 0);
+  const auto source = dir / "x" / "programs" / program / "source_0.cl";
+  const JsonReplay r =
+      replay_json(trace, {"--program-source", program + "=" + source.string()}, dir.path());
+  INFO(r.run.err);
+  CHECK(r.run.exit_code == 0);
+  const json& v = only_variant(r);
+  CHECK(v["label"] == program + ":source_0.cl");
+  CHECK(v["changed_kernels"] == json::array({"matmul", "relu_bias"}));
+  CHECK(v["verification"]["status"] == "bit-exact");  // the same source, the same results
 }
 
 TEST_CASE("workbench: an off-by-one edit differs, with the buffer and its first index") {
@@ -162,14 +206,14 @@ TEST_CASE("workbench: bad input is one line naming what is there") {
         "msprof-replay: error: kernel 'nosuch' is not launched in the selected ranges; their "
         "kernels: axpbyz, multiply");
   CHECK(error({"--kernel-source", "axpbyz=" + (dir / "missing.cl").string()})
-            .find("cannot read " + (dir / "missing.cl").string() + " (No such file or directory)") !=
-        std::string::npos);
+            .find("cannot read " + (dir / "missing.cl").string() +
+                  " (No such file or directory)") != std::string::npos);
   CHECK(error({"--include", "range1", "--build-options", "program_999=-O2"})
             .find("program 999 has no kernel launched in the selected ranges; their programs: ") !=
         std::string::npos);
   CHECK(error({"--sweep", "axpbyz:local-size=0,4"}).find("is not X[xY[xZ]]") != std::string::npos);
-  CHECK(error({"--sweep", "axpbyz:unroll=2"}).find("sweep local-size, global-size or build-options") !=
-        std::string::npos);
+  CHECK(error({"--sweep", "axpbyz:unroll=2"})
+            .find("sweep local-size, global-size or build-options") != std::string::npos);
   // A kernel several selected ranges launch is replaced in each.
   const JsonReplay both = replay_json(trace, {"--local-size", "axpbyz=2"}, dir.path());
   CHECK(both.run.exit_code == 0);

@@ -127,11 +127,12 @@ TEST_CASE("workbench: a variant is checked against every launch of its kernels")
                        UsageError);
   Variant program;
   program.programs = {{9, {}}};
-  CHECK_THROWS_WITH_AS(check_variant_targets(program, {w.range}, *w.catalog),
-                       "program 9 has no kernel launched in the selected ranges; their programs: "
-                       "2 (matmul, scale) (the ids msprof-analyze extract names programs/program_ID "
-                       "by)",
-                       UsageError);
+  CHECK_THROWS_WITH_AS(
+      check_variant_targets(program, {w.range}, *w.catalog),
+      "program 9 has no kernel launched in the selected ranges; their programs: "
+      "2 (matmul, scale) (the ids msprof-analyze extract names programs/program_ID "
+      "by)",
+      UsageError);
   Variant both;
   both.programs = {{2, {}}};
   CHECK(both.changed_kernels(*w.range, *w.catalog) == std::vector<std::string>{"matmul", "scale"});
