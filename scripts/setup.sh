@@ -56,6 +56,23 @@ build() {
 
 build release
 cmake --install build/release --prefix /usr/local >/dev/null
+# The system loader finds the mstx client library in /usr/local/lib.
+ldconfig 2>/dev/null || true
+
+# The mstx module in python3's own site-packages, as a wheel: an annotated
+# program then runs with or without msprof-record (without it, every call
+# is a no-op), as with the vendor's module.
+# Built from a copy: setuptools leaves build/ and egg-info where it builds.
+export PIP_ROOT_USER_ACTION=ignore PIP_DISABLE_PIP_VERSION_CHECK=1
+wheel_dir=$PWD/build/wheels
+wheel_src=$(mktemp -d)
+trap 'rm -rf "$wheel_src"' EXIT
+cp -r recorder/python/. "$wheel_src"
+rm -rf "$wheel_dir"
+python3 -m pip wheel -q --no-deps -w "$wheel_dir" "$wheel_src" >/dev/null
+wheel=$(ls "$wheel_dir"/msprof_mstx-*.whl)
+python3 -m pip install -q --no-deps --force-reinstall "$wheel" 2>/dev/null ||
+  python3 -m pip install -q --no-deps --force-reinstall --break-system-packages "$wheel"
 ((want_asan)) && build asan
 ((want_fuzz)) && build fuzz
 echo "setup: done; msprof-record, msprof-replay and msprof-analyze are in /usr/local/bin"

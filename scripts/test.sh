@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: set-up, unit and end-to-end tests in the release
-# build, the same again under ASan+UBSan (any sanitizer report fails), and
-# the trace reader's fuzzer for a bounded time on its checked-in corpus.
+# build, every command of docs/guide.md, the tests again under ASan+UBSan
+# (any sanitizer report fails), and the trace reader's fuzzer for a bounded
+# time on its checked-in corpus.
 #   FUZZ_SECONDS=600 scripts/test.sh   fuzz longer
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +14,8 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 echo "== tests (release)"
 ctest --preset release -j2
+echo "== the commands of docs/guide.md"
+scripts/check_guide.sh
 echo "== tests (ASan+UBSan)"
 ctest --preset asan -j2
 

@@ -40,7 +40,7 @@ struct ResultRange {
   PassStats wall, kernel_sum, restore;  // restore is outside wall
   std::uint64_t restored_bytes = 0;
   // bit-exact, within tolerance, differs, nondeterministic, nothing to
-  // verify, not verified (replayer/RESULTS.md)
+  // verify, not verified (docs/cli/msprof-replay-results.md)
   std::string verification;
   std::string verification_reason;                // why not verified or nothing to verify
   std::vector<std::string> verification_buffers;  // one line per buffer not bit-exact
@@ -49,7 +49,7 @@ struct ResultRange {
   std::string best_variant;  // the fastest that verified; empty when none
 };
 
-// One msprof-replay result, as replayer/RESULTS.md describes summary.json.
+// One msprof-replay result, as docs/cli/msprof-replay-results.md describes summary.json.
 struct ReplayResult {
   std::string path;  // as given
   std::string trace, created;

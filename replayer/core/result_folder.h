@@ -7,7 +7,7 @@
 namespace msprof::replay {
 
 // Writes OPPROF_<YYYYMMDDhhmmss>_<id>/ under `parent`, shaped like the
-// reference tool's output (replayer/RESULTS.md), and returns its path.
+// reference tool's output (docs/cli/msprof-replay-results.md), and returns its path.
 // ReplayError when the folder cannot be written.
 std::filesystem::path write_result_folder(const ReplayResult& result,
                                           const std::filesystem::path& parent);

@@ -8,7 +8,7 @@
 namespace msprof::replay {
 
 // summary.csv: one "range" row per range, then one "kernel" row per kernel
-// launch of it (columns in replayer/RESULTS.md).
+// launch of it (columns in docs/cli/msprof-replay-results.md).
 std::string summary_csv(const ReplayResult& result);
 std::string csv_field(std::string_view text);
 std::string format_number(double value);

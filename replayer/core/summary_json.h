@@ -6,7 +6,7 @@
 
 namespace msprof::replay {
 
-// The whole result as summary.json (layout in replayer/RESULTS.md).
+// The whole result as summary.json (layout in docs/cli/msprof-replay-results.md).
 std::string summary_json(const ReplayResult& result);
 
 }  // namespace msprof::replay
