@@ -47,6 +47,11 @@ if ! python3 -c "import pyopencl, numpy, mako" 2>/dev/null; then
     { apt-get install -y -qq python3-pyopencl python3-numpy python3-mako >/dev/null; }
 fi
 python3 -c "import nvtx" 2>/dev/null || python3 -m pip install -q nvtx 2>/dev/null || true
+# tinygrad, a framework that loads its programs from binaries it compiled
+# (examples/tinygrad_mlp.py); pinned, so its kernels are the tests' kernels.
+python3 -c "import importlib.metadata as m, sys; sys.exit(m.version('tinygrad') != '0.14.0')" 2>/dev/null ||
+  python3 -m pip install -q "tinygrad==0.14.0" 2>/dev/null ||
+  python3 -m pip install -q --break-system-packages "tinygrad==0.14.0"
 
 build() {
   local preset=$1

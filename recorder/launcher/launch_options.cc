@@ -85,7 +85,8 @@ ParsedLaunch parse_launch_options(int argc, char** argv) {
                  "threads compressing snapshots beside the program, 1 to 16 (default 1)")
       ->check(CLI::Range(1u, RecorderConfig::kMaxWorkers));
   app.add_flag("--keep-program-caches", o.keep_program_caches,
-               "leave pyopencl's binary cache on (its programs then have no source in the trace)");
+               "leave the program caches of pyopencl, tinygrad and OpenCV on (programs they load "
+               "from binaries the process did not build then have no source in the trace)");
   app.add_flag("-q,--quiet", o.quiet, "print errors only");
   try {
     app.parse(argc, argv);

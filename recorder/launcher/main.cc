@@ -38,7 +38,14 @@ std::map<std::string, std::string> recorder_environment(const LaunchOptions& o,
   env["NVTX_INJECTION64_PATH"] = paths.layer.string();
   env["MSTX_LIBRARY"] = paths.mstx_library.string();
   env["PYTHONPATH"] = prepend("PYTHONPATH", paths.python_dir.string());
-  if (!o.keep_program_caches) env["PYOPENCL_NO_CACHE"] = "1";
+  if (!o.keep_program_caches) {
+    // Frameworks that load programs from their own binary caches would give
+    // the trace binaries without source: off, as pyopencl's, tinygrad's
+    // compiler cache and OpenCV's program cache.
+    env["PYOPENCL_NO_CACHE"] = "1";
+    env["CCACHE"] = "0";
+    env["OPENCV_OPENCL_CACHE_ENABLE"] = "0";
+  }
   env[RecorderConfig::kOutputVar] = partial.string();
   env[RecorderConfig::kIncludeVar] = o.include;
   env[RecorderConfig::kExcludeVar] = o.exclude;

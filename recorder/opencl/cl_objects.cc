@@ -63,6 +63,17 @@ trace::DeviceInfo describe_device(cl_device_id device) {
   return d;
 }
 
+void ClObjects::note_binaries(const ProgramInfo& program,
+                              const std::vector<std::span<const std::byte>>& binaries) {
+  const bool built_from_text = !program.sources.empty() || !program.il.empty();
+  if (!built_from_text) return;
+  for (const auto& binary : binaries) {
+    if (binary.empty()) continue;
+    binary_origins[trace::hash128(binary)] =
+        BinaryOrigin{program.sources, program.il, program.build_options};
+  }
+}
+
 std::uint32_t ClObjects::device_index(cl_device_id device) {
   const auto it = std::find(devices.begin(), devices.end(), device);
   if (it != devices.end()) return static_cast<std::uint32_t>(it - devices.begin());

@@ -7,6 +7,9 @@
 #include <unordered_set>
 #include <vector>
 
+#include <span>
+
+#include "format/hash128.h"
 #include "format/trace_commands.h"
 #include "format/trace_objects.h"
 #include "recorder/opencl/cl_next.h"
@@ -45,6 +48,18 @@ struct ProgramInfo {
   std::vector<std::pair<cl_device_id, std::vector<std::byte>>> given_binaries;
   std::string build_options;
   std::string kernel_names;
+  // A binary the process built itself from source or IL: sources, IL and
+  // build options are the build's, so the program replays anywhere.
+  bool source_from_binary = false;
+};
+
+// Where a binary came from: a program of this process built from source or
+// IL whose binaries it (or the recorder) read, so a program later made
+// from the same bytes can carry the source along.
+struct BinaryOrigin {
+  std::vector<std::string> sources;
+  std::vector<std::byte> il;
+  std::string build_options;
 };
 
 struct KernelInfo {
@@ -75,6 +90,11 @@ struct ClObjects {
   std::unordered_map<cl_program, ProgramInfo> programs;
   std::unordered_map<cl_kernel, KernelInfo> kernels;
   std::unordered_map<cl_sampler, SamplerInfo> samplers;
+  // By XXH3-128 of the binary's bytes.
+  std::unordered_map<trace::Hash128, BinaryOrigin, trace::Hash128Hasher> binary_origins;
+  // Remembers the binaries of a program built from source or IL.
+  void note_binaries(const ProgramInfo& program,
+                     const std::vector<std::span<const std::byte>>& binaries);
   std::vector<cl_device_id> devices;  // index = device index in the trace
   std::vector<trace::DeviceInfo> device_infos;
 

@@ -320,6 +320,8 @@ CaptureBackend::DeferredRecord ClRecorder::describe_program(cl_program program,
       }
       if (next().clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof(unsigned char*) * count,
                                   pointers.data(), nullptr) == CL_SUCCESS) {
+        std::vector<std::span<const std::byte>> spans(binaries.begin(), binaries.end());
+        objects_.note_binaries(info, spans);
         for (cl_uint i = 0; i < count; ++i) {
           record.devices.push_back(objects_.device_index(devices[i]));
           if (sizes[i] > 0)

@@ -242,12 +242,62 @@ cl_program CL_API_CALL layer_clCreateProgramWithBinary(cl_context context, cl_ui
                                                        cl_int* status, cl_int* err) {
   cl_program p =
       next().clCreateProgramWithBinary(context, count, devices, lengths, binaries, status, err);
-  return add_program(p, context, trace::ProgramKind::Binary, [&](ProgramInfo& info) {
+  // Hashed before the lock: a binary is megabytes at most, hashed at memory
+  // speed, and the program's other threads need not wait for it.
+  std::vector<trace::Hash128> hashes;
+  if (p != nullptr) {
+    for (cl_uint i = 0; i < count; ++i) {
+      hashes.push_back(
+          trace::hash128({reinterpret_cast<const std::byte*>(binaries[i]), lengths[i]}));
+    }
+  }
+  cl_program made = add_program(p, context, trace::ProgramKind::Binary, [&](ProgramInfo& info) {
     for (cl_uint i = 0; i < count; ++i) {
       const auto* b = reinterpret_cast<const std::byte*>(binaries[i]);
       info.given_binaries.emplace_back(devices[i], std::vector<std::byte>(b, b + lengths[i]));
     }
   });
+  if (made == nullptr) return made;
+  record_objects([&](ClObjects& o) {
+    const auto program = o.programs.find(made);
+    if (program == o.programs.end()) return;
+    for (const auto& h : hashes) {
+      const auto origin = o.binary_origins.find(h);
+      if (origin == o.binary_origins.end()) continue;
+      // The process built these very bytes from source or IL (a framework's
+      // program cache, tinygrad's compile-then-load).
+      program->second.sources = origin->second.sources;
+      program->second.il = origin->second.il;
+      program->second.build_options = origin->second.build_options;
+      program->second.source_from_binary = true;
+      break;
+    }
+  });
+  return made;
+}
+
+cl_int CL_API_CALL layer_clGetProgramInfo(cl_program program, cl_program_info what, size_t size,
+                                          void* value, size_t* size_ret) {
+  const cl_int status = next().clGetProgramInfo(program, what, size, value, size_ret);
+  if (status != CL_SUCCESS || what != CL_PROGRAM_BINARIES || value == nullptr) return status;
+  // The program reads the binaries of what it built: remember where they
+  // came from, for a program it makes from them later.
+  std::vector<std::size_t> sizes(size / sizeof(unsigned char*));
+  if (sizes.empty() ||
+      next().clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizes.size() * sizeof(std::size_t),
+                              sizes.data(), nullptr) != CL_SUCCESS)
+    return status;
+  const auto* pointers = static_cast<unsigned char* const*>(value);
+  std::vector<std::span<const std::byte>> binaries;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    if (pointers[i] != nullptr)
+      binaries.emplace_back(reinterpret_cast<const std::byte*>(pointers[i]), sizes[i]);
+  }
+  record_objects([&](ClObjects& o) {
+    const auto it = o.programs.find(program);
+    if (it != o.programs.end()) o.note_binaries(it->second, binaries);
+  });
+  return status;
 }
 
 cl_program CL_API_CALL layer_clCreateProgramWithIL(cl_context context, const void* il,
@@ -273,7 +323,10 @@ cl_int CL_API_CALL layer_clBuildProgram(cl_program program, cl_uint n, const cl_
   const cl_int status = next().clBuildProgram(program, n, devices, options, notify, user);
   if (status == CL_SUCCESS) {
     record_objects([&](ClObjects& o) {
-      if (const auto it = o.programs.find(program); it != o.programs.end()) {
+      if (const auto it = o.programs.find(program);
+          it != o.programs.end() && !it->second.source_from_binary) {
+        // A program made from a binary whose source is known keeps the
+        // options that source was built with: a rebuild needs those.
         it->second.build_options = options != nullptr ? options : "";
       }
     });
@@ -457,6 +510,7 @@ void install_object_intercepts(cl_icd_dispatch& t) {
   t.clCreateCommandQueue = layer_clCreateCommandQueue;
   t.clCreateCommandQueueWithProperties = layer_clCreateCommandQueueWithProperties;
   t.clGetCommandQueueInfo = layer_clGetCommandQueueInfo;
+  t.clGetProgramInfo = layer_clGetProgramInfo;
   t.clGetEventProfilingInfo = layer_clGetEventProfilingInfo;
   t.clCreateBuffer = layer_clCreateBuffer;
   t.clCreateBufferWithProperties = layer_clCreateBufferWithProperties;

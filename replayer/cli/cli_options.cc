@@ -122,6 +122,9 @@ bool parse_command_line(int argc, char** argv, CliOptions& options, int& exit_co
   app.add_option("--allow-nondeterministic", allow_nondeterministic,
                  "buffers (capture ids or kernel argument names, \"a|b\") whose results may "
                  "change from run to run, or 'all': their 'nondeterministic' verdict exits 0");
+  app.add_flag("--rebuild", options.replay.rebuild,
+               "build every program from its recorded source or IL, even where the recorded "
+               "binary fits this device: the path a replay on another device takes");
   app.add_option("--restore", restore,
                  "how written buffers are put back before each pass: auto (copies within a "
                  "quarter of the range's buffer bytes, at least 256M; the rest read from the "

@@ -21,6 +21,9 @@ struct RangePlan {
   // restored before every pass.
   std::vector<trace::BufferState> written;
   bool has_final_state = false;
+  // Build every program from its source or IL even where the recorded
+  // binary fits the device (--rebuild): the portable path, on one machine.
+  bool rebuild_programs = false;
 };
 
 // PlanError when a command names an object the trace does not hold.

@@ -52,6 +52,8 @@ struct ReplayOptions {
   // The host memory a replay may use, in place of what the host has
   // available when it starts.
   std::optional<std::uint64_t> memory_limit;
+  // Programs built from source or IL even where the recorded binary fits.
+  bool rebuild = false;
   // The workbench: variants replayed beside each range they touch.
   std::vector<Variant> variants;
   bool allow_global_size_change = false;

@@ -120,7 +120,8 @@ RangeResult ReplaySession::replay_range(const trace::Range& range, const CacheCl
   std::unique_ptr<LoadedRange> loaded;
   std::set<trace::CaptureId> restored;
   try {
-    const RangePlan plan = plan_range(range, catalog_);
+    RangePlan plan = plan_range(range, catalog_);
+    plan.rebuild_programs = options_.rebuild;
     for (const auto& state : plan.written) restored.insert(state.buffer);
     std::optional<std::string> problem;
     const RestorePlan restores = plan_memory(plan, cache, result, problem);

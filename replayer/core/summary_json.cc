@@ -113,6 +113,7 @@ std::string summary_json(const ReplayResult& result) {
   if (o.allow_all_nondeterministic) j.value("all");
   for (const auto& name : o.allow_nondeterministic) j.value(name);
   j.end_array();
+  j.key("rebuild").value(o.rebuild);
   j.key("restore").value(restore_policy_name(o.restore));
   j.key("memory_limit");
   if (o.memory_limit) {

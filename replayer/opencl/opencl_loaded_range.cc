@@ -114,8 +114,8 @@ void OpenClLoadedRange::create_queues(const RangePlan& plan) {
 void OpenClLoadedRange::create_programs(const RangePlan& plan, const trace::TraceInfo& info,
                                         const trace::TraceReader& reader) {
   for (const auto* p : plan.programs) {
-    BuiltProgram built =
-        build_program(device_.context(), device_.device(), device_.description(), *p, info, reader);
+    BuiltProgram built = build_program(device_.context(), device_.device(), device_.description(),
+                                       *p, info, reader, plan.rebuild_programs);
     if (!built.note.empty()) notes_.push_back(built.note);
     origins_.emplace(p->id, built.origin);
     programs_.emplace(p->id, std::move(built.program));

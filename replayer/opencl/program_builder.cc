@@ -92,7 +92,8 @@ ClProgram program_from_source_or_il(cl_context context, const trace::Program& pr
 
 BuiltProgram build_program(cl_context context, cl_device_id device,
                            const DeviceDescription& description, const trace::Program& program,
-                           const trace::TraceInfo& info, const trace::TraceReader& reader) {
+                           const trace::TraceInfo& info, const trace::TraceReader& reader,
+                           bool rebuild) {
   BuiltProgram out;
   const std::string id = "program " + std::to_string(program.id);
   cl_int err = CL_SUCCESS;
@@ -103,7 +104,12 @@ BuiltProgram build_program(cl_context context, cl_device_id device,
     out.origin = "builtin";
     return out;
   }
+  const bool has_text = !program.sources.empty() || program.il.present();
+  if (rebuild && !has_text) {
+    out.note = id + ": --rebuild asked, but the trace holds only its binary; used that";
+  }
   for (const auto* binaries : {&program.built_binaries, &program.given_binaries}) {
+    if (rebuild && has_text) break;
     const auto* binary = matching_binary(*binaries, description, info);
     if (binary == nullptr) continue;
     ClProgram candidate = from_binary(context, device, *binary, reader);

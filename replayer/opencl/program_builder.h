@@ -31,10 +31,12 @@ std::string build_made_program(const ClProgram& program, cl_device_id device,
                                const std::string& options);
 
 // Builds a recorded program for the replay device: from the device binary
-// the recording driver produced when the device and driver are the same,
+// the recording driver produced when the device and driver are the same
+// (unless `rebuild`, or the program has no source or IL to rebuild from),
 // else from the source or IL with the recorded build options.
 BuiltProgram build_program(cl_context context, cl_device_id device,
                            const DeviceDescription& description, const trace::Program& program,
-                           const trace::TraceInfo& info, const trace::TraceReader& reader);
+                           const trace::TraceInfo& info, const trace::TraceReader& reader,
+                           bool rebuild = false);
 
 }  // namespace msprof::replay::opencl

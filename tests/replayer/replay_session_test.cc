@@ -275,6 +275,12 @@ TEST_CASE("the recorded binary is used when device and driver match") {
   const auto replayed = replay_trace(dir / "t.fb", fast_options());
   CHECK(replayed.range("range1").program_source == "binary");
   CHECK(replayed.range("range1").verification.status == VerificationStatus::BitExact);
+  // --rebuild takes the source even where the binary fits.
+  ReplayOptions rebuild = fast_options();
+  rebuild.rebuild = true;
+  const auto from_source = replay_trace(dir / "t.fb", rebuild);
+  CHECK(from_source.range("range1").program_source == "source");
+  CHECK(from_source.range("range1").verification.status == VerificationStatus::BitExact);
 
   options.device_name = "some other device";
   test::write_synthetic_trace(dir / "other.fb", options);

@@ -1,0 +1,45 @@
+// Programs a framework loads from binaries it compiled itself keep their
+// source in the trace: tinygrad (examples/tinygrad_mlp.py) builds every
+// kernel from OpenCL C, reads its binary and makes the program it runs
+// from that binary.
+#include <doctest/doctest.h>
+
+#include "tests/e2e/recorded_examples.h"
+#include "tests/e2e/tool_commands.h"
+#include "tests/support/temp_dir.h"
+
+using msprof::test::find_range;
+using msprof::test::JsonReplay;
+using msprof::test::recorded;
+using msprof::test::replay_json;
+using msprof::test::TempDir;
+using nlohmann::json;
+
+TEST_CASE("tinygrad: programs loaded from binaries carry their source, and replay rebuilt") {
+  TempDir dir;
+  const auto& trace = recorded("tinygrad_mlp.py").trace;
+  const auto extracted =
+      msprof::test::analyze({"extract", trace.string(), "-o", (dir / "x").string()}, dir.path());
+  REQUIRE(extracted.exit_code == 0);
+  const json manifest = json::parse(msprof::test::read_text(dir / "x" / "manifest.json"));
+  REQUIRE_FALSE(manifest["programs"].empty());
+  for (const auto& p : manifest["programs"]) {
+    CHECK(p["kind"] == "binary");
+    CHECK(p["given_binaries"].size() == 1);
+    CHECK(p["sources"].size() == 1);  // the source the process built the binary from
+  }
+  for (const bool rebuild : {false, true}) {
+    CAPTURE(rebuild);
+    const JsonReplay r = replay_json(
+        trace, rebuild ? std::vector<std::string>{"--rebuild"} : std::vector<std::string>{},
+        dir.path());
+    INFO(r.run.err);
+    CHECK(r.run.exit_code == 0);
+    const json* range = find_range(r.summary, "train_step");
+    REQUIRE(range != nullptr);
+    CHECK((*range)["kernels"].size() == 6);
+    CHECK((*range)["program_source"] == (rebuild ? "source" : "binary"));
+    CHECK((*range)["verification"]["status"] == "bit-exact");
+    CHECK(r.summary["options"]["rebuild"] == rebuild);
+  }
+}
