@@ -106,9 +106,25 @@ void CaptureSession::not_replayable(std::string_view call) {
        ", which cannot be replayed yet; it is recorded as not replayable");
 }
 
+void CaptureSession::set_before_range(std::function<void()> hook) {
+  std::lock_guard lock(mutex_);
+  before_range_ = std::move(hook);
+}
+
+void CaptureSession::set_unseen_work(std::function<std::string()> why) {
+  std::lock_guard lock(mutex_);
+  unseen_work_ = std::move(why);
+}
+
 std::uint64_t CaptureSession::range_start(std::string_view domain, std::string_view message,
                                           std::uint64_t stream) noexcept {
   try {
+    std::function<void()> before;
+    {
+      std::lock_guard lock(mutex_);
+      before = before_range_;
+    }
+    if (before) before();
     std::lock_guard lock(mutex_);
     if (closed_) return 0;
     const auto start = tracker_.start(domain, message);
@@ -178,6 +194,12 @@ void CaptureSession::range_end(std::string_view, std::uint64_t id) noexcept {
     capturing_.store(false, std::memory_order_release);
     auto capture = std::move(current_);
     capture->range.end_ns = wall_ns();
+    if (capture->range.commands.empty() && unseen_work_) {
+      if (const std::string why = unseen_work_(); !why.empty()) {
+        warn("range '" + capture->range.name +
+             "' holds no command, and the program's device work may have gone unseen: " + why);
+      }
+    }
     {
       // The final state's snapshots are taken here, on the program's thread.
       CaptureTimer timer(*this);

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -30,6 +31,14 @@ class CaptureSession final : public AnnotationSink {
   static CaptureSession* get() noexcept;
 
   void set_backend(CaptureBackend* backend);
+  // Runs before every range start, without the session's lock: the device
+  // layer makes sure it will see the range's calls (it may call into the
+  // device API, which calls back into the layer).
+  void set_before_range(std::function<void()> hook);
+  // Why device work of a range may have gone unseen (calls that bypass the
+  // layer), or empty; asked, lock held, at the end of a captured range that
+  // holds no command.
+  void set_unseen_work(std::function<std::string()> why);
   std::mutex& mutex() { return mutex_; }
   // Cheap check on every intercepted call.
   bool capturing() const { return capturing_.load(std::memory_order_acquire); }
@@ -83,6 +92,8 @@ class CaptureSession final : public AnnotationSink {
   std::atomic<std::uint64_t> capture_ns_{0};
   RangeTracker tracker_;
   CaptureBackend* backend_ = nullptr;
+  std::function<void()> before_range_;
+  std::function<std::string()> unseen_work_;
   std::unique_ptr<RangeCapture> current_;
   std::uint64_t current_id_ = 0;
   std::set<trace::CaptureId> written_objects_;

@@ -5,6 +5,7 @@
 
 #include "recorder/opencl/cl_guard.h"
 #include "recorder/opencl/cl_intercepts.h"
+#include "recorder/opencl/loader_binder.h"
 
 namespace msprof::record::opencl {
 namespace {
@@ -276,6 +277,13 @@ cl_program CL_API_CALL layer_clCreateProgramWithBinary(cl_context context, cl_ui
   return made;
 }
 
+// A probe of LoaderBinder: a call through some loader reached the layer.
+cl_int CL_API_CALL layer_clGetPlatformInfo(cl_platform_id platform, cl_platform_info what,
+                                           size_t size, void* value, size_t* size_ret) {
+  LoaderBinder::note_call();
+  return next().clGetPlatformInfo(platform, what, size, value, size_ret);
+}
+
 cl_int CL_API_CALL layer_clGetProgramInfo(cl_program program, cl_program_info what, size_t size,
                                           void* value, size_t* size_ret) {
   const cl_int status = next().clGetProgramInfo(program, what, size, value, size_ret);
@@ -511,6 +519,7 @@ void install_object_intercepts(cl_icd_dispatch& t) {
   t.clCreateCommandQueueWithProperties = layer_clCreateCommandQueueWithProperties;
   t.clGetCommandQueueInfo = layer_clGetCommandQueueInfo;
   t.clGetProgramInfo = layer_clGetProgramInfo;
+  t.clGetPlatformInfo = layer_clGetPlatformInfo;
   t.clGetEventProfilingInfo = layer_clGetEventProfilingInfo;
   t.clCreateBuffer = layer_clCreateBuffer;
   t.clCreateBufferWithProperties = layer_clCreateBufferWithProperties;

@@ -2,6 +2,7 @@
 // them when OPENCL_LAYERS names this library.
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 
 #include <CL/cl_layer.h>
 
@@ -9,6 +10,7 @@
 #include "recorder/opencl/cl_intercepts.h"
 #include "recorder/opencl/cl_next.h"
 #include "recorder/opencl/cl_recorder.h"
+#include "recorder/opencl/loader_binder.h"
 
 namespace msprof::record::opencl {
 namespace {
@@ -66,19 +68,40 @@ clInitLayer(cl_uint num_entries, const cl_icd_dispatch* target, cl_uint* num_ent
   if (target == nullptr || num_entries_ret == nullptr || layer_dispatch_ret == nullptr) {
     return CL_INVALID_VALUE;
   }
-  set_next(target, num_entries);
-  g_layer = g_next;
-  install_object_intercepts(g_layer);
-  install_enqueue_intercepts(g_layer);
-  // An entry the layer below lacks stays empty, so the loader reports it as
-  // unsupported instead of the layer calling a null pointer.
-  auto* ours = reinterpret_cast<void**>(&g_layer);
-  const auto* theirs = reinterpret_cast<void* const*>(&g_next);
-  for (cl_uint i = 0; i < kEntries; ++i) {
-    if (theirs[i] == nullptr) ours[i] = nullptr;
-  }
-  if (CaptureSession* session = CaptureSession::get())
-    session->set_backend(&ClRecorder::instance());
+  // A second loader of the process (LoaderBinder) initialises its layers
+  // too. Its target reaches the same driver through the objects' dispatch
+  // tables, as the first one's does: the first table stays, so no call in
+  // flight sees it change.
+  static std::once_flag once;
+  std::call_once(once, [&] {
+    set_next(target, num_entries);
+    g_layer = g_next;
+    install_object_intercepts(g_layer);
+    install_enqueue_intercepts(g_layer);
+    // An entry the layer below lacks stays empty, so the loader reports it
+    // as unsupported instead of the layer calling a null pointer.
+    auto* ours = reinterpret_cast<void**>(&g_layer);
+    const auto* theirs = reinterpret_cast<void* const*>(&g_next);
+    for (cl_uint i = 0; i < kEntries; ++i) {
+      if (theirs[i] == nullptr) ours[i] = nullptr;
+    }
+    if (CaptureSession* session = CaptureSession::get()) {
+      session->set_backend(&ClRecorder::instance());
+      session->set_before_range([session] {
+        for (const auto& path : LoaderBinder::bind_new_loaders()) {
+          session->warn("OpenCL calls through " + path +
+                        " reach the driver without passing msprof-record (that loader did not "
+                        "load its layers): kernels a library enqueues through it are not "
+                        "recorded; link that library against the loader the program uses");
+        }
+      });
+      session->set_unseen_work([] {
+        std::string paths;
+        for (const auto& p : LoaderBinder::bypassing()) paths += (paths.empty() ? "" : ", ") + p;
+        return paths.empty() ? std::string() : "calls through " + paths + " bypass the recorder";
+      });
+    }
+  });
   *num_entries_ret = kEntries;
   *layer_dispatch_ret = &g_layer;
   return CL_SUCCESS;

@@ -1,7 +1,8 @@
-// Programs a framework loads from binaries it compiled itself keep their
-// source in the trace: tinygrad (examples/tinygrad_mlp.py) builds every
-// kernel from OpenCL C, reads its binary and makes the program it runs
-// from that binary.
+// What real frameworks do, captured: programs a framework loads from
+// binaries it compiled itself keep their source in the trace (tinygrad,
+// examples/tinygrad_mlp.py, builds every kernel from OpenCL C, reads its
+// binary and runs the program it makes from that binary), and a library on
+// another OpenCL loader than the program's is seen too.
 #include <doctest/doctest.h>
 
 #include "tests/e2e/recorded_examples.h"
@@ -42,4 +43,25 @@ TEST_CASE("tinygrad: programs loaded from binaries carry their source, and repla
     CHECK((*range)["verification"]["status"] == "bit-exact");
     CHECK(r.summary["options"]["rebuild"] == rebuild);
   }
+}
+
+// examples/library_on_queue.py: pyopencl's loader and the system's in one
+// process, the library's kernel enqueued through the second.
+TEST_CASE("a library on the system's OpenCL loader, handed pyopencl's queue, is recorded") {
+  TempDir dir;
+  const std::string library = std::string(MSPROF_EXAMPLES_BIN_DIR) + "/libexample_queue_library.so";
+  const auto rec = msprof::test::record(
+      {"-o", (dir / "library.fb").string()},
+      {msprof::test::python(), msprof::test::example("library_on_queue.py"), library}, dir.path());
+  INFO(rec.err);
+  REQUIRE(rec.exit_code == 0);
+  CHECK(rec.err.find("library: complete, 2 kernel(s) [lib_scale, axpbyz]") != std::string::npos);
+  CHECK(rec.err.find("without passing msprof-record") == std::string::npos);
+  const JsonReplay r = replay_json(dir / "library.fb", {}, dir.path());
+  INFO(r.run.err);
+  CHECK(r.run.exit_code == 0);
+  const json* range = find_range(r.summary, "library");
+  REQUIRE(range != nullptr);
+  CHECK(msprof::test::kernel_names(*range) == std::vector<std::string>{"lib_scale", "axpbyz"});
+  CHECK((*range)["verification"]["status"] == "bit-exact");
 }
