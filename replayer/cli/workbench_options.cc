@@ -36,22 +36,6 @@ std::string read_source(const std::string& option, const std::string& name,
   return text.str();
 }
 
-KernelEdit& kernel_edit(WorkbenchRequest& r, const std::string& kernel) {
-  for (auto& k : r.kernels) {
-    if (k.kernel == kernel) return k;
-  }
-  r.kernels.push_back({kernel, {}, {}, {}});
-  return r.kernels.back();
-}
-
-ProgramEdit& program_edit(WorkbenchRequest& r, trace::CaptureId program) {
-  for (auto& p : r.programs) {
-    if (p.program == program) return p;
-  }
-  r.programs.push_back({program, {}});
-  return r.programs.back();
-}
-
 std::vector<std::string> split(const std::string& text, char sep) {
   std::vector<std::string> out;
   std::size_t at = 0;
@@ -106,7 +90,7 @@ WorkbenchRequest workbench_request(const WorkbenchArgs& args) {
   r.allow_global_size_change = args.allow_global_size_change;
   for (const auto& text : args.kernel_sources) {
     const auto [kernel, path] = name_value("--kernel-source", text, "KERNEL=FILE");
-    auto& edit = kernel_edit(r, kernel);
+    auto& edit = edit_for(r.kernels, kernel);
     edit.code.source_path = path;
     edit.code.source = read_source("--kernel-source", kernel, path);
   }
@@ -118,7 +102,7 @@ WorkbenchRequest workbench_request(const WorkbenchArgs& args) {
                        ": a program is named by its capture id or as msprof-analyze extract "
                        "names its folder (program_7)");
     }
-    auto& edit = program_edit(r, *id);
+    auto& edit = edit_for(r.programs, *id);
     edit.code.source_path = path;
     edit.code.source = read_source("--program-source", name, path);
   }
@@ -126,18 +110,18 @@ WorkbenchRequest workbench_request(const WorkbenchArgs& args) {
     const auto [target, options] =
         name_value("--build-options", text, "KERNEL=OPTIONS or PROGRAM=OPTIONS");
     if (const auto id = program_id_of(target)) {
-      program_edit(r, *id).code.build_options = options;
+      edit_for(r.programs, *id).code.build_options = options;
     } else {
-      kernel_edit(r, target).code.build_options = options;
+      edit_for(r.kernels, target).code.build_options = options;
     }
   }
   for (const auto& text : args.local_sizes) {
     const auto [kernel, sizes] = name_value("--local-size", text, "KERNEL=X[,Y[,Z]]");
-    kernel_edit(r, kernel).local_size = parse_sizes("--local-size " + kernel, sizes, ',');
+    edit_for(r.kernels, kernel).local_size = parse_sizes("--local-size " + kernel, sizes, ',');
   }
   for (const auto& text : args.global_sizes) {
     const auto [kernel, sizes] = name_value("--global-size", text, "KERNEL=X[,Y[,Z]]");
-    kernel_edit(r, kernel).global_size = parse_sizes("--global-size " + kernel, sizes, ',');
+    edit_for(r.kernels, kernel).global_size = parse_sizes("--global-size " + kernel, sizes, ',');
   }
   for (const auto& text : args.sweeps) r.sweeps.push_back(sweep_of(text));
   return r;

@@ -23,22 +23,6 @@ std::string sizes_text(const std::vector<std::uint64_t>& sizes) {
   return join(parts, "x");
 }
 
-KernelEdit& kernel_edit(Variant& v, const std::string& kernel) {
-  for (auto& k : v.kernels) {
-    if (k.kernel == kernel) return k;
-  }
-  v.kernels.push_back({kernel, {}, {}, {}});
-  return v.kernels.back();
-}
-
-ProgramEdit& program_edit(Variant& v, trace::CaptureId program) {
-  for (auto& p : v.programs) {
-    if (p.program == program) return p;
-  }
-  v.programs.push_back({program, {}});
-  return v.programs.back();
-}
-
 std::string describe(const CodeEdit& code) {
   std::vector<std::string> parts;
   // The file's name: the path is in the options the user gave.
@@ -79,22 +63,38 @@ void apply(Variant& v, const WorkbenchRequest::Sweep& sweep, const std::string& 
   const std::string option = "--sweep " + sweep.target + ":" + of_name(sweep.of);
   switch (sweep.of) {
     case Of::LocalSize:
-      kernel_edit(v, sweep.target).local_size = parse_sizes(option, value, 'x');
+      edit_for(v.kernels, sweep.target).local_size = parse_sizes(option, value, 'x');
       break;
     case Of::GlobalSize:
-      kernel_edit(v, sweep.target).global_size = parse_sizes(option, value, 'x');
+      edit_for(v.kernels, sweep.target).global_size = parse_sizes(option, value, 'x');
       break;
     case Of::BuildOptions:
       if (const auto id = program_id_of(sweep.target)) {
-        program_edit(v, *id).code.build_options = value;
+        edit_for(v.programs, *id).code.build_options = value;
       } else {
-        kernel_edit(v, sweep.target).code.build_options = value;
+        edit_for(v.kernels, sweep.target).code.build_options = value;
       }
       break;
   }
 }
 
 }  // namespace
+
+KernelEdit& edit_for(std::vector<KernelEdit>& edits, const std::string& kernel) {
+  for (auto& k : edits) {
+    if (k.kernel == kernel) return k;
+  }
+  edits.push_back({kernel, {}, {}, {}});
+  return edits.back();
+}
+
+ProgramEdit& edit_for(std::vector<ProgramEdit>& edits, trace::CaptureId program) {
+  for (auto& p : edits) {
+    if (p.program == program) return p;
+  }
+  edits.push_back({program, {}});
+  return edits.back();
+}
 
 std::optional<trace::CaptureId> program_id_of(const std::string& text) {
   const std::string digits = text.rfind("program_", 0) == 0 ? text.substr(8) : text;

@@ -70,6 +70,11 @@ struct WorkbenchRequest {
 // UsageError for a sweep value that is not what its kind takes.
 std::vector<Variant> expand_variants(const WorkbenchRequest& request);
 
+// The edit of that kernel (or program) among `edits`, added empty when
+// there is none: one edit per target, whichever options fill it.
+KernelEdit& edit_for(std::vector<KernelEdit>& edits, const std::string& kernel);
+ProgramEdit& edit_for(std::vector<ProgramEdit>& edits, trace::CaptureId program);
+
 // A program named as msprof-analyze extract names its folder ("program_7")
 // or by its capture id ("7"); nullopt for anything else (a kernel name).
 std::optional<trace::CaptureId> program_id_of(const std::string& text);

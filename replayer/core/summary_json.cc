@@ -44,6 +44,12 @@ void write_verification(JsonWriter& j, const Verification& v) {
   j.end_object();
 }
 
+void write_passes(JsonWriter& j, std::string_view name, const std::vector<double>& passes) {
+  j.key(name).begin_array();
+  for (double d : passes) j.value(d);
+  j.end_array();
+}
+
 void write_kernel(JsonWriter& j, const KernelResult& k) {
   j.begin_object();
   j.key("launch").value(k.launch).key("seq").value(k.seq).key("name").value(k.name);
@@ -54,17 +60,9 @@ void write_kernel(JsonWriter& j, const KernelResult& k) {
   j.key("bandwidth_gbps").value(k.bandwidth_gbps);
   write_stats(j, "duration_us", k.duration_us);
   write_stats(j, "queued_us", k.queued_stats_us);
-  j.key("passes_us").begin_array();
-  for (double d : k.pass_us) j.value(d);
-  j.end_array();
+  write_passes(j, "passes_us", k.pass_us);
   j.key("original_us").value(k.original_us).key("ratio_to_original").value(k.ratio_to_original);
   j.end_object();
-}
-
-void write_passes(JsonWriter& j, std::string_view name, const std::vector<double>& passes) {
-  j.key(name).begin_array();
-  for (double d : passes) j.value(d);
-  j.end_array();
 }
 
 void write_variant(JsonWriter& j, const VariantResult& v) {
