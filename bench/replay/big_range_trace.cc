@@ -11,9 +11,6 @@
 // ones (stored as they are). Data is made chunk by chunk, so this program
 // holds little of it.
 // Usage: msprof_big_range_trace --mib N --layout in-place|mixed OUT
-#define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
-
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -22,18 +19,12 @@
 #include <string>
 #include <vector>
 
-#include "format/trace_version.h"
+#include "bench/replay/add_scale_trace.h"
 #include "format/trace_writer.h"
 
 using namespace msprof;
 
 namespace {
-
-constexpr const char* kSource = R"CL(
-__kernel void add(__global const float* a, __global const float* b, __global float* c) {
-  size_t i = get_global_id(0); c[i] = a[i] + b[i]; }
-__kernel void scale(__global float* x, float s) { size_t i = get_global_id(0); x[i] = x[i] * s; }
-)CL";
 
 constexpr std::size_t kPiece = 1u << 20;  // floats made at a time
 
@@ -99,24 +90,7 @@ int main(int argc, char** argv) {
   try {
     const std::uint64_t count = (mib << 20) / 4 / 4;  // floats per buffer
     trace::TraceWriter writer(out);
-    trace::TraceInfo info;
-    info.schema_version = trace::kSchemaVersion;
-    info.min_reader_version = trace::kMinReaderVersion;
-    info.api = "opencl";
-    info.devices = {trace::DeviceInfo{}};
-    writer.write(info);
-    writer.write(trace::Context{1, {0}});
-    trace::Program program;
-    program.id = 2;
-    program.context = 1;
-    program.sources = {kSource};
-    writer.write(program);
-    writer.write(trace::Kernel{3, 2, "add", 3, {}});
-    writer.write(trace::Kernel{4, 2, "scale", 2, {}});
-    for (trace::CaptureId id : {10, 11, 12, 13}) {
-      writer.write(trace::Buffer{id, 1, CL_MEM_READ_WRITE, count * 4, 0, 0, std::nullopt});
-    }
-    writer.write(trace::Queue{20, 1, 0, 0, false, false});
+    bench::write_add_scale_objects(writer, trace::DeviceInfo{}, count * 4);
     trace::Range range;
     range.id = 30;
     range.name = "big";

@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/replay/add_scale_trace.h"
 #include "format/trace_reader.h"
 #include "format/trace_version.h"
 #include "format/trace_writer.h"
@@ -48,11 +49,6 @@ namespace opencl = msprof::replay::opencl;
 namespace {
 
 constexpr std::size_t kElements = 4u << 20;  // 16 MiB of float per buffer, four buffers
-constexpr const char* kSource = R"CL(
-__kernel void add(__global const float* a, __global const float* b, __global float* c) {
-  size_t i = get_global_id(0); c[i] = a[i] + b[i]; }
-__kernel void scale(__global float* x, float s) { size_t i = get_global_id(0); x[i] = x[i] * s; }
-)CL";
 
 std::vector<std::byte> as_bytes(const std::vector<float>& v) {
   std::vector<std::byte> out(v.size() * 4);
@@ -101,7 +97,7 @@ std::vector<std::uint64_t> original_run(cl_device_id device, const std::vector<f
   cl_mem mb = make(CL_MEM_READ_ONLY, &b);
   cl_mem mc = make(CL_MEM_READ_WRITE, nullptr);
   cl_mem mx = make(CL_MEM_READ_WRITE, &x);
-  const char* source = kSource;
+  const char* source = bench::kAddScaleSource;
   cl_program program = clCreateProgramWithSource(ctx, 1, &source, nullptr, &err);
   clBuildProgram(program, 1, &device, "", nullptr, nullptr);
   cl_kernel add = clCreateKernel(program, "add", &err),
@@ -157,27 +153,10 @@ void write_trace(const std::filesystem::path& path, const opencl::OpenClDeviceEn
     x2[i] = x[i] * 2.0f;
   }
   trace::TraceWriter writer(path);
-  trace::TraceInfo info;
-  info.schema_version = trace::kSchemaVersion;
-  info.min_reader_version = trace::kMinReaderVersion;
-  info.api = "opencl";
   trace::DeviceInfo d;
   d.device_name = device.description.name;
   d.driver_version = device.description.driver;
-  info.devices = {d};
-  writer.write(info);
-  writer.write(trace::Context{1, {0}});
-  trace::Program program;
-  program.id = 2;
-  program.context = 1;
-  program.sources = {kSource};
-  writer.write(program);
-  writer.write(trace::Kernel{3, 2, "add", 3, {}});
-  writer.write(trace::Kernel{4, 2, "scale", 2, {}});
-  for (trace::CaptureId id : {10, 11, 12, 13}) {
-    writer.write(trace::Buffer{id, 1, CL_MEM_READ_WRITE, kElements * 4, 0, 0, std::nullopt});
-  }
-  writer.write(trace::Queue{20, 1, 0, 0, false, false});
+  bench::write_add_scale_objects(writer, d, kElements * 4);
   const auto arg = [](std::uint32_t i, trace::CaptureId b) {
     return trace::KernelArg{i, trace::ArgKind::Buffer, b, 0, {}, 0};
   };
