@@ -140,6 +140,14 @@ BlobRef TraceWriter::store_blob(std::span<const std::byte> data, Submit submit) 
 
 BlobRef TraceWriter::put_blob(std::span<const std::byte> data) {
   return store_blob(data, [this](std::span<const std::byte> chunk, const ChunkRef& ref) {
+    // A chunk the trace holds is not copied: a blob of zeros or of repeated
+    // data costs its hashing alone. Seen chunks stay seen, so the check needs
+    // no lock held up to the submit (which checks again).
+    if (has_chunk(ref.hash)) {
+      std::lock_guard lock(mutex_);
+      claim_chunk_locked(ref);
+      return;
+    }
     std::vector<std::byte> copy = pipeline_.take_buffer();
     copy.assign(chunk.begin(), chunk.end());
     submit_chunk(std::move(copy), ref);
@@ -151,6 +159,11 @@ BlobRef TraceWriter::lend_blob(std::span<const std::byte> data, std::function<vo
   return store_blob(data, [&](std::span<const std::byte> chunk, const ChunkRef& ref) {
     submit_lent_chunk(chunk, ref, loan);
   });
+}
+
+bool TraceWriter::has_chunk(const Hash128& hash) const {
+  std::lock_guard lock(mutex_);
+  return chunks_seen_.contains(hash);
 }
 
 void TraceWriter::wait_for_loans() {

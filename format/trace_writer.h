@@ -79,6 +79,8 @@ class TraceWriter {
   TraceWriter& operator=(const TraceWriter&) = delete;
 
   void write(const Record& record);
+  // Copies the chunks the trace does not hold yet; the others are only
+  // hashed, so `data` may be a device buffer's mapping read in place.
   BlobRef put_blob(std::span<const std::byte> data);
   // put_blob without the copy: the workers read `data` in place, so it must
   // stay unchanged until `release` runs. That is once, on any thread, when
@@ -103,6 +105,7 @@ class TraceWriter {
   void submit_chunk(std::vector<std::byte> chunk, const ChunkRef& ref);
   void submit_lent_chunk(std::span<const std::byte> chunk, const ChunkRef& ref,
                          const std::shared_ptr<LentBytes>& loan);
+  bool has_chunk(const Hash128& hash) const;
   // Stats and dedup of one chunk; false when it is a duplicate.
   bool claim_chunk_locked(const ChunkRef& ref);
   void finish_blob(BlobManifest manifest);

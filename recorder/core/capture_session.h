@@ -51,6 +51,9 @@ class CaptureSession final : public AnnotationSink {
   SnapshotPipeline::BlobSlot snapshot_copy(std::span<const std::byte> bytes) {
     return pipeline_->snapshot_copy(bytes);
   }
+  SnapshotPipeline::BlobSlot snapshot_in_place(std::span<const std::byte> bytes) {
+    return pipeline_->snapshot_in_place(bytes);
+  }
   SnapshotPipeline::BlobSlot snapshot(std::vector<std::byte> bytes, std::function<void()> arrived) {
     return pipeline_->snapshot(std::move(bytes), std::move(arrived));
   }

@@ -228,6 +228,13 @@ SnapshotPipeline::BlobSlot SnapshotPipeline::snapshot_copy(std::span<const std::
   return snapshot(std::move(copy));
 }
 
+SnapshotPipeline::BlobSlot SnapshotPipeline::snapshot_in_place(std::span<const std::byte> bytes) {
+  auto slot = std::make_shared<trace::BlobRef>(writer_.put_blob(bytes));
+  std::lock_guard lock(mutex_);
+  bytes_captured_ += bytes.size();
+  return slot;
+}
+
 SnapshotPipeline::BlobSlot SnapshotPipeline::snapshot(std::vector<std::byte> bytes,
                                                       std::function<void()> arrived) {
   auto slot = std::make_shared<trace::BlobRef>();

@@ -43,6 +43,11 @@ class SnapshotPipeline {
   // returns, and a recycled buffer spares its thread the page faults of a
   // fresh one.
   BlobSlot snapshot_copy(std::span<const std::byte> bytes);
+  // Bytes read in place on the caller's thread (a device buffer's mapping),
+  // done when this returns: chunks the trace holds are only hashed, the
+  // others copied into the writer's chunk buffers. The caller waits for
+  // their compression where the writer's bound is reached.
+  BlobSlot snapshot_in_place(std::span<const std::byte> bytes);
   // A snapshot whose bytes are still arriving (an asynchronous device read):
   // the worker calls `arrived` first, which waits for them or throws.
   BlobSlot snapshot(std::vector<std::byte> bytes, std::function<void()> arrived);

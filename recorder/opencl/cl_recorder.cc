@@ -1,6 +1,7 @@
 #include "recorder/opencl/cl_recorder.h"
 
 #include <algorithm>
+#include <exception>
 #include <stdexcept>
 #include <utility>
 
@@ -60,6 +61,11 @@ void ClRecorder::use_queue(RangeCapture& capture, cl_command_queue queue) {
 void ClRecorder::snapshot_root(RangeCapture& capture, cl_command_queue queue, cl_mem root,
                                cl_uint num_wait, const cl_event* wait) {
   const BufferInfo& info = objects_.buffers.at(root);
+  if (auto mapped = snapshot_mapped(queue, root, num_wait, wait)) {
+    capture.snapshotted.insert(info.id);
+    capture.initial.emplace_back(info.id, std::move(*mapped));
+    return;
+  }
   CaptureSession& session = *CaptureSession::get();
   std::vector<std::byte> bytes = session.snapshot_buffer(info.size);
   // On an in-order queue the read runs before the command that follows it,
@@ -75,6 +81,46 @@ void ClRecorder::snapshot_root(RangeCapture& capture, cl_command_queue queue, cl
   // The read must start without waiting for the program's next flush.
   if (ordered) next().clFlush(queue);
   capture.initial.emplace_back(info.id, snapshot_when_read(std::move(bytes), read));
+}
+
+// Read, a snapshot over half the bound costs a buffer of its size faulted
+// in afresh (it cannot be kept for reuse beside another like it) and waits
+// for every snapshot in flight. Mapped, chunks the trace already holds
+// (zeros, repeated data) are only hashed, and the rest is copied a chunk at
+// a time; the program waits for its queue to reach the map instead.
+std::optional<SnapshotPipeline::BlobSlot> ClRecorder::snapshot_mapped(cl_command_queue queue,
+                                                                      cl_mem root, cl_uint num_wait,
+                                                                      const cl_event* wait) {
+  const BufferInfo& info = objects_.buffers.at(root);
+  CaptureSession& session = *CaptureSession::get();
+  if (info.size <= session.config().memory_bound / 2 ||
+      (info.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)) != 0) {
+    return std::nullopt;
+  }
+  cl_int status = CL_SUCCESS;
+  void* mapped = next().clEnqueueMapBuffer(queue, root, CL_TRUE, CL_MAP_READ, 0, info.size,
+                                           num_wait, wait, nullptr, &status);
+  if (status != CL_SUCCESS || mapped == nullptr) return std::nullopt;
+  std::optional<SnapshotPipeline::BlobSlot> slot;
+  std::exception_ptr failed;
+  try {
+    slot = session.snapshot_in_place({static_cast<const std::byte*>(mapped), info.size});
+  } catch (...) {
+    failed = std::current_exception();
+  }
+  // Waited for, so no later command of the program, on any queue, finds
+  // the buffer still mapped.
+  cl_event unmapped = nullptr;
+  status = next().clEnqueueUnmapMemObject(queue, root, mapped, 0, nullptr, &unmapped);
+  if (status == CL_SUCCESS) {
+    status = next().clWaitForEvents(1, &unmapped);
+    next().clReleaseEvent(unmapped);
+  }
+  if (failed) std::rethrow_exception(failed);
+  if (status != CL_SUCCESS) {
+    throw std::runtime_error(cl_error("unmapping a buffer after its snapshot", status));
+  }
+  return slot;
 }
 
 std::vector<std::uint64_t> ClRecorder::buffer_sizes() {
@@ -238,6 +284,10 @@ void ClRecorder::finish_range(RangeCapture& capture, bool final_state) {
   if (final_state) {
     for (const auto& [root, queue] : touched_roots_) {
       const BufferInfo& info = objects_.buffers.at(root);
+      if (auto mapped = snapshot_mapped(queue, root, 0, nullptr)) {
+        capture.final.emplace_back(info.id, std::move(*mapped));
+        continue;
+      }
       std::vector<std::byte> bytes = CaptureSession::get()->snapshot_buffer(info.size);
       cl_event read = nullptr;
       const cl_int status =

@@ -62,6 +62,11 @@ class ClRecorder final : public CaptureBackend {
   // snapshot worker, which waits for the read and releases it; with no
   // event (a blocking read) the bytes are there already.
   SnapshotPipeline::BlobSlot snapshot_when_read(std::vector<std::byte> bytes, cl_event read);
+  // The snapshot of a buffer larger than half the memory bound, read in
+  // place through a blocking map; nothing when the buffer is smaller, may
+  // not be mapped by the host, or the map fails (a read says why then).
+  std::optional<SnapshotPipeline::BlobSlot> snapshot_mapped(cl_command_queue queue, cl_mem root,
+                                                            cl_uint num_wait, const cl_event* wait);
   bool in_order(cl_command_queue queue) const;
   void release_range_objects();
   // Adds the object's record to the range unless the trace has it already.
