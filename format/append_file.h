@@ -17,10 +17,10 @@ namespace msprof::trace {
 // A new file written front to back. Appended bytes are gathered in aligned
 // stages; a full stage goes to the disk with direct I/O on this class's own
 // thread, so gigabytes of trace never pass through the page cache. On this
-// project's VMs a page-cache page costs a host fault and buffered writing
-// ran at 80-370 MB/s against 1.2 GB/s direct, and a trace is written once
-// and read later anyway. Where the file system refuses direct I/O (tmpfs on
-// older kernels) every write is buffered, with write-behind.
+// project's VMs a page-cache page costs a host fault, so buffered writing is
+// much slower than direct (bench/README.md, format_bench), and a trace is
+// written once and read later anyway. Where the file system refuses direct
+// I/O (tmpfs on older kernels) every write is buffered, with write-behind.
 //
 // The file always holds a prefix of what was appended: stages are written
 // in order, and flush() writes the partial stage at the end (direct up to

@@ -97,12 +97,12 @@ bool saves_enough(std::size_t coded, std::size_t size, unsigned min_saving_perce
 // How to code the chunk, judged on a sample: as it is, or byte-shuffled
 // with each plane zstd-compressed or stored raw, or wholly raw.
 //
-// Shuffled planes compress about as fast or much faster (1.5-3x on smooth
-// floats, small integers, interleaved zeros: bench/format/shuffle_bench), so
+// Shuffled planes compress about as fast or much faster (smooth floats,
+// small integers, interleaved zeros: bench/README.md, shuffle_bench), so
 // they are taken unless the sample's planes come out more than 20% larger.
-// A 64 KiB sample overstates what shuffling adds by about 4 points (each
-// plane pays for its own tables): interleaved zeros are 14% larger shuffled
-// on the sample, 10% on the whole chunk, and about 2x faster to compress.
+// A sample overstates what shuffling adds by a few points (each plane pays
+// for its own tables): interleaved zeros grow less shuffled on the whole
+// chunk than on the sample, and still compress faster shuffled.
 // A chunk whose best coding saves less than `min_saving_percent` of it is
 // stored raw.
 ChunkCoding choose_coding(ZstdCompressor& compressor, std::span<const std::byte> data,
@@ -141,7 +141,7 @@ ChunkCoding choose_coding(ZstdCompressor& compressor, std::span<const std::byte>
     std::size_t by_literals = compressor.compress_to(in, out, ZstdStyle::Literals);
     if (incompressible(by_level, plane)) by_level = plane;
     if (incompressible(by_literals, plane)) by_literals = plane;
-    // Literals codes 2x faster or more: it is worth up to 2% of size.
+    // Literals codes much faster (zstd_codec.h): it is worth up to 2% of size.
     if (by_level == plane && by_literals == plane) {
       planes.planes[i] = PlaneCoding::Raw;
       sizes[i] = plane;

@@ -16,9 +16,9 @@ namespace msprof::trace {
 // order. A plane stored at its full size (raw size / 4) is its bytes as they
 // are; a smaller one is a zstd frame of exactly those bytes.
 //
-// Why: the low bytes of float data are noise. zstd spends a third of its
+// Why: the low bytes of float data are noise. zstd spends much of its
 // time on a random float32 chunk failing to compress those planes; stored
-// raw they cost a copy (bench/format/format_bench).
+// raw they cost a copy (bench/README.md, format_bench).
 inline constexpr std::size_t kPlaneTableSize = 16;
 
 // How encode_planes stores one plane.

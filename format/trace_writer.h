@@ -52,7 +52,7 @@ class TraceWriter {
  public:
   struct Options {
     // Level 1 with the shuffle filter: as small as level 3 on float32 data,
-    // 1.15-2x faster (bench/format/shuffle_bench).
+    // and faster (bench/README.md, shuffle_bench).
     int compression_level = 1;
     // A blob chunk is stored compressed only when that saves at least this
     // share of it, in percent, at most kMaxMinSavingPercent (0: when it

@@ -18,10 +18,10 @@ enum class ZstdStyle {
   Level,
   // Byte values coded by their frequency, with only long repeats looked
   // for. The exponent plane of float data has a few common values and no
-  // repeats worth a search: coded this way it was 2-2.5x faster and 7-20%
-  // smaller than at level 1 (a throwaway test program over five kinds of
-  // data; bench/format/format_bench shows the writer's figures). Falls back
-  // to Level where the zstd library lacks the parameters it needs.
+  // repeats worth a search: coded this way it is both faster and smaller
+  // than at level 1 (bench/README.md, format_bench, has the writer's
+  // figures). Falls back to Level where the zstd library lacks the
+  // parameters it needs.
   Literals,
 };
 

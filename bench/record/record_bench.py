@@ -116,10 +116,9 @@ def main():
                [(f" [{c}]", c, []) for c in args.compare])
     workload = os.path.join(HERE, "workload.py")
     # The interpreter itself, not whatever "python3" on PATH is: a version
-    # manager's shim (pyenv's runs bash scripts first) adds 60 ms to each
-    # run, recorded or not, which made every ratio smaller than the
-    # program's own; the 1 MiB case's by about 0.01 (45 ms added to 0.42 s
-    # against 0.48 s). Until stop 22 the bench ran "python3".
+    # manager's shim (pyenv's runs bash scripts first) adds a fixed time to
+    # each run, recorded or not, which makes every ratio smaller than the
+    # program's own.
     python = sys.executable
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "recorder", "python"))
     tmp = tempfile.mkdtemp(prefix="record-bench-")
@@ -133,9 +132,9 @@ def main():
     for name, mib, options, rounds, target in cases:
         wl = [python, workload, "--mib", str(mib), "--ranges", "8"] + options
         # One plain run first, untimed: on a VM the first program to touch
-        # this much memory has the host back it, fresh (the 64 MiB case's
-        # first plain run took 14.3 s against 8.9-9.3 after it), and that
-        # would be one round's pair, measuring the host.
+        # this much memory has the host back it, fresh (much slower than the
+        # runs after it), and that would be one round's pair, measuring the
+        # host.
         run(wl, env)
         # Interleaved rounds: a burst of other work on the machine slows one
         # round of every run, not every run of one of them. The order turns
@@ -152,8 +151,8 @@ def main():
                 out = os.path.join(tmp, f"bench{i}.fb")
                 _, tool, extra = configs[i]
                 # The last round's trace goes first, untimed: replacing it
-                # (-f) would time the filesystem freeing it, 9 ms for the
-                # 1 MiB case's 39 MiB on this VM's ext4, not the recording.
+                # (-f) would time the filesystem freeing it, not the
+                # recording.
                 if os.path.exists(out):
                     os.remove(out)
                 recs[i].append(run([tool, "-f", "-o", out] + extra + ["--"] + wl))

@@ -16,7 +16,7 @@ namespace msprof::replay {
 //
 // Reading host memory directly costs no kernel build and no driver fill:
 // the scratch comes resident from one mmap call, and a sweep runs at memory
-// speed (bench/replay/README.md has the figures against a device kernel).
+// speed (bench/replay/README.md, msprof_cache_sweep_bench).
 class HostCacheSweep final : public CacheClearer {
  public:
   // DeviceError when the scratch cannot be had (the message names
