@@ -63,6 +63,14 @@ trace::DeviceInfo describe_device(cl_device_id device) {
   return d;
 }
 
+std::optional<std::string> KernelInfo::unreplayable() const {
+  if (exec_info_unreplayable) return exec_info_unreplayable;
+  for (const std::string& reason : arg_unreplayable) {
+    if (!reason.empty()) return reason;
+  }
+  return std::nullopt;
+}
+
 void ClObjects::note_binaries(const ProgramInfo& program,
                               const std::vector<std::span<const std::byte>>& binaries) {
   const bool built_from_text = !program.sources.empty() || !program.il.empty();

@@ -67,9 +67,16 @@ struct KernelInfo {
   cl_program program = nullptr;
   std::string name;
   std::uint32_t num_args = 0;
-  std::vector<trace::KernelArg> args;       // current values, by index
-  std::vector<cl_mem> arg_buffers;          // handle per index, for buffer arguments
-  std::optional<std::string> unreplayable;  // an argument form we cannot replay
+  std::vector<trace::KernelArg> args;  // current values, by index
+  std::vector<cl_mem> arg_buffers;     // handle per index, for buffer arguments
+  // Per index, the call that set an argument we cannot replay ("" when
+  // none): judged at each launch, so a later clSetKernelArg of a buffer
+  // makes the kernel replayable again.
+  std::vector<std::string> arg_unreplayable;
+  // clSetKernelExecInfo's SVM settings, until set back to none.
+  std::optional<std::string> exec_info_unreplayable;
+  // The first reason a launch with the current arguments cannot replay.
+  std::optional<std::string> unreplayable() const;
 };
 
 struct SamplerInfo {

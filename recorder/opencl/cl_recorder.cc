@@ -192,7 +192,7 @@ void ClRecorder::use_kernel(RangeCapture& capture, cl_command_queue queue, cl_ke
     throw std::runtime_error("a kernel created before the recorder was loaded");
   }
   KernelInfo& info = it->second;
-  if (info.unreplayable) CaptureSession::get()->not_replayable(*info.unreplayable);
+  if (const auto why = info.unreplayable()) CaptureSession::get()->not_replayable(*why);
   capture.objects.insert(info.id);
   describe_once(capture, info.id, [&] { return describe_kernel(kernel, info); });
   if (const auto p = objects_.programs.find(info.program); p != objects_.programs.end()) {

@@ -367,6 +367,7 @@ void add_kernel(cl_kernel kernel, cl_program program, std::string name) {
     info.num_args = num_args;
     info.args.resize(num_args);
     info.arg_buffers.resize(num_args, nullptr);
+    info.arg_unreplayable.resize(num_args);
     for (cl_uint i = 0; i < num_args; ++i) info.args[i].index = i;
     o.kernels[kernel] = std::move(info);
   });
@@ -417,6 +418,7 @@ cl_int CL_API_CALL layer_clSetKernelArg(cl_kernel kernel, cl_uint index, size_t 
     trace::KernelArg arg;
     arg.index = index;
     k.arg_buffers[index] = nullptr;
+    k.arg_unreplayable[index].clear();
     if (value == nullptr) {
       // A __local size, or a NULL buffer: both replay as the same call.
       arg.kind = trace::ArgKind::Local;
@@ -429,7 +431,7 @@ cl_int CL_API_CALL layer_clSetKernelArg(cl_kernel kernel, cl_uint index, size_t 
       arg.object = o.buffers.at(mem).id;
       k.arg_buffers[index] = mem;
     } else if (size == sizeof(cl_mem) && o.images.contains(*static_cast<const cl_mem*>(value))) {
-      k.unreplayable = "an image or pipe kernel argument";
+      k.arg_unreplayable[index] = "an image or pipe kernel argument";
       arg.kind = trace::ArgKind::Bytes;
     } else if (size == sizeof(cl_sampler) &&
                o.samplers.contains(*static_cast<const cl_sampler*>(value))) {
@@ -448,9 +450,17 @@ cl_int CL_API_CALL layer_clSetKernelArg(cl_kernel kernel, cl_uint index, size_t 
 cl_int CL_API_CALL layer_clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint index,
                                                   const void* value) {
   const cl_int status = next().clSetKernelArgSVMPointer(kernel, index, value);
+  if (status != CL_SUCCESS) return status;
   record_objects([&](ClObjects& o) {
-    if (const auto it = o.kernels.find(kernel); it != o.kernels.end())
-      it->second.unreplayable = "clSetKernelArgSVMPointer";
+    const auto it = o.kernels.find(kernel);
+    if (it == o.kernels.end() || index >= it->second.args.size()) return;
+    KernelInfo& k = it->second;
+    k.arg_buffers[index] = nullptr;
+    k.arg_unreplayable[index] = "clSetKernelArgSVMPointer";
+    trace::KernelArg arg;
+    arg.index = index;
+    arg.kind = trace::ArgKind::Bytes;
+    k.args[index] = std::move(arg);
   });
   return status;
 }
@@ -458,9 +468,20 @@ cl_int CL_API_CALL layer_clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint inde
 cl_int CL_API_CALL layer_clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info what,
                                              size_t size, const void* value) {
   const cl_int status = next().clSetKernelExecInfo(kernel, what, size, value);
+  if (status != CL_SUCCESS) return status;
+  // An empty list of indirect SVM pointers, or fine-grained system SVM
+  // turned off, is the kernel's state before any such call.
+  const bool cleared = (what == CL_KERNEL_EXEC_INFO_SVM_PTRS && size == 0) ||
+                       (what == CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM && value != nullptr &&
+                        size == sizeof(cl_bool) && *static_cast<const cl_bool*>(value) == CL_FALSE);
   record_objects([&](ClObjects& o) {
-    if (const auto it = o.kernels.find(kernel); it != o.kernels.end())
-      it->second.unreplayable = "clSetKernelExecInfo";
+    const auto it = o.kernels.find(kernel);
+    if (it == o.kernels.end()) return;
+    if (cleared) {
+      it->second.exec_info_unreplayable.reset();
+    } else {
+      it->second.exec_info_unreplayable = "clSetKernelExecInfo";
+    }
   });
   return status;
 }

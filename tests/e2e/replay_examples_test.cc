@@ -67,6 +67,11 @@ const std::vector<Expected>& expectations() {
       {"example_nvtx_vector_add",
        {{"add_and_scale", {"vadd", "vscale"}}, {"scale_again", {"vscale"}}, {"solve", {"vadd"}}},
        {}},
+      // Replayability is judged at each launch: an SVM argument the kernel
+      // had before the range does not stick.
+      {"svm_arguments.py",
+       {{"buffer_after_svm", {"scale"}}},
+       {{"svm", "not replayable: clSetKernelArgSVMPointer"}}},
       // Nothing replayable: status 2.
       {"example_image_range", {}, {{"with_image", "not replayable: clEnqueueWriteImage"}}, 2},
   };
