@@ -43,6 +43,9 @@ struct RecorderConfig {
   // a machine the program keeps busy more of them take its CPU.
   static constexpr unsigned kMaxWorkers = 16;
   unsigned workers = 1;
+  // Store the device binaries the driver built from source or IL too
+  // (msprof-record --program-binaries).
+  bool program_binaries = false;
   bool quiet = false;
   int status_fd = -1;  // where the launcher listens ("captured-all", stats)
   std::string command_line;
@@ -64,6 +67,7 @@ struct RecorderConfig {
   static constexpr const char* kMemoryBoundVar = "MSPROF_RECORD_MEMORY_BOUND";
   static constexpr const char* kWorkersVar = "MSPROF_RECORD_WORKERS";
   static constexpr const char* kQuietVar = "MSPROF_RECORD_QUIET";
+  static constexpr const char* kProgramBinariesVar = "MSPROF_RECORD_PROGRAM_BINARIES";
   static constexpr const char* kStatusFdVar = "MSPROF_RECORD_STATUS_FD";
   static constexpr const char* kCommandVar = "MSPROF_RECORD_COMMAND";
 };

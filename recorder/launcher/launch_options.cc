@@ -87,6 +87,10 @@ ParsedLaunch parse_launch_options(int argc, char** argv) {
   app.add_flag("--keep-program-caches", o.keep_program_caches,
                "leave the program caches of pyopencl, tinygrad and OpenCV on (programs they load "
                "from binaries the process did not build then have no source in the trace)");
+  app.add_flag("--program-binaries", o.program_binaries,
+               "also store the device binaries of programs built from source or IL (some "
+               "drivers, PoCL among them, then compile every kernel of each program the "
+               "ranges use, in the program)");
   app.add_flag("-q,--quiet", o.quiet, "print errors only");
   try {
     app.parse(argc, argv);

@@ -19,6 +19,7 @@ struct LaunchOptions {
   std::uint64_t memory_bound = RecorderConfig::kDefaultMemoryBound;
   unsigned compression_threads = 1;
   bool keep_program_caches = false;
+  bool program_binaries = false;
   bool quiet = false;
   std::vector<std::string> command;
 };

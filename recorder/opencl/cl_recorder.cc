@@ -360,8 +360,21 @@ CaptureBackend::DeferredRecord ClRecorder::describe_program(cl_program program,
     std::vector<std::size_t> sizes(count);
     next().clGetProgramInfo(program, CL_PROGRAM_DEVICES, sizeof(cl_device_id) * count,
                             devices.data(), nullptr);
-    if (next().clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof(std::size_t) * count,
-                                sizes.data(), nullptr) == CL_SUCCESS) {
+    // Asking for the binaries of a program built from source or IL makes
+    // some drivers (PoCL) compile every kernel of it there and then, on the
+    // program's thread, where the program compiles only the kernels it
+    // runs: for a library's program of dozens of kernels that is most of
+    // the recorded run. Its source or IL rebuilds it anywhere, so its
+    // binaries are asked for only with --program-binaries. A program
+    // loaded from binaries has them built already.
+    const bool want_binaries =
+        info.kind == trace::ProgramKind::Binary || session.config().program_binaries;
+    if (!want_binaries) {
+      for (cl_uint i = 0; i < count; ++i)
+        record.devices.push_back(objects_.device_index(devices[i]));
+    } else if (next().clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES,
+                                       sizeof(std::size_t) * count, sizes.data(),
+                                       nullptr) == CL_SUCCESS) {
       std::vector<std::vector<std::byte>> binaries(count);
       std::vector<unsigned char*> pointers(count);
       for (cl_uint i = 0; i < count; ++i) {

@@ -165,9 +165,27 @@ TEST_CASE("the table lists every replayed kernel and every skipped range with it
   CHECK(lines_starting(r.out, "range2  ").size() == 4);
   CHECK(r.out.find("not replayed:\n  range3: skipped, ignored: opened inside range 'range2'\n") !=
         std::string::npos);
-  // Recorded and replayed on the same device and driver: its binaries load.
+  // Programs built from source are recorded without their device binaries.
+  CHECK(r.out.find("programs:\n  range1: rebuilt from source\n  range2: rebuilt from source\n") !=
+        std::string::npos);
+}
+
+TEST_CASE(
+    "with --program-binaries the driver's binaries are recorded and load on the same device") {
+  TempDir dir;
+  const auto trace = dir / "binaries.fb";
+  const auto rec =
+      msprof::test::record({"-o", trace.string(), "--program-binaries"},
+                           {msprof::test::python(), msprof::test::example("test.py")}, dir.path());
+  INFO(rec.err);
+  REQUIRE(rec.exit_code == 0);
+  const auto r =
+      replay({trace.string(), "--launch-count", "2", "--output", dir.path().string()}, dir.path());
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("programs:\n  range1: the recorded device binary\n  range2: the recorded "
                    "device binary\n") != std::string::npos);
+  CHECK(r.out.find("range1: bit-exact") != std::string::npos);
 }
 
 TEST_CASE("an in-place range gives the same outputs on every pass") {
