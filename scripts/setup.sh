@@ -52,6 +52,23 @@ python3 -c "import nvtx" 2>/dev/null || python3 -m pip install -q nvtx 2>/dev/nu
 python3 -c "import importlib.metadata as m, sys; sys.exit(m.version('tinygrad') != '0.14.0')" 2>/dev/null ||
   python3 -m pip install -q "tinygrad==0.14.0" 2>/dev/null ||
   python3 -m pip install -q --break-system-packages "tinygrad==0.14.0"
+# pyopencl's own test suite (scripts/pyopencl_suite.py): pytest, and the
+# test/ folder of the installed pyopencl's source distribution from PyPI
+# (pip reads its metadata with scikit-build-core, its build backend).
+pip_install() {
+  python3 -m pip install -q "$@" 2>/dev/null || python3 -m pip install -q --break-system-packages "$@"
+}
+python3 -c "import pytest" 2>/dev/null || pip_install pytest
+pyopencl_version=$(python3 -c "import importlib.metadata as m; print(m.version('pyopencl'))")
+suite=build/pyopencl-suite
+if [ ! -f "$suite/pyopencl-$pyopencl_version/test/test_wrapper.py" ]; then
+  echo "setup: fetching pyopencl $pyopencl_version's test suite"
+  python3 -c "import scikit_build_core" 2>/dev/null || pip_install scikit-build-core
+  mkdir -p "$suite"
+  python3 -m pip download -q --no-deps --no-binary :all: --no-build-isolation \
+    "pyopencl==$pyopencl_version" -d "$suite"
+  tar xzf "$suite/pyopencl-$pyopencl_version.tar.gz" -C "$suite"
+fi
 
 build() {
   local preset=$1

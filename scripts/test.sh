@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: set-up, unit and end-to-end tests in the release
-# build, every command of docs/guide.md, the tests again under ASan+UBSan
+# build, every command of docs/guide.md, a subset of pyopencl's own test
+# suite recorded and replayed, the tests again under ASan+UBSan
 # (any sanitizer report fails), and the trace reader's fuzzer for a bounded
 # time on its checked-in corpus.
 #   FUZZ_SECONDS=600 scripts/test.sh   fuzz longer
@@ -16,6 +17,8 @@ echo "== tests (release)"
 ctest --preset release -j2
 echo "== the commands of docs/guide.md"
 scripts/check_guide.sh
+echo "== pyopencl's own tests, recorded and replayed (a subset)"
+python3 scripts/pyopencl_suite.py --subset ci
 echo "== tests (ASan+UBSan)"
 ctest --preset asan -j2
 
