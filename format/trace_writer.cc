@@ -119,18 +119,18 @@ void TraceWriter::finish_blob(BlobManifest manifest) {
   pending_manifests_.push_back(std::move(manifest));
 }
 
-// The blob's manifest, chunk by chunk; `submit` hands each chunk over.
-// Every byte is hashed once, as part of its chunk (blob_key).
+// The blob's manifest, chunk by chunk; `submit` hands chunk `index` over
+// and says what it is. Every byte read is hashed once, as part of its chunk
+// (blob_key).
 template <typename Submit>
 BlobRef TraceWriter::store_blob(std::span<const std::byte> data, Submit submit) {
   BlobManifest manifest;
   manifest.chunk_size = options_.chunk_size;
   manifest.size = data.size();
-  for (std::size_t at = 0; at < data.size(); at += options_.chunk_size) {
+  std::size_t index = 0;
+  for (std::size_t at = 0; at < data.size(); at += options_.chunk_size, ++index) {
     const auto chunk = data.subspan(at, std::min(options_.chunk_size, data.size() - at));
-    const ChunkRef ref{hash128(chunk), chunk.size()};
-    submit(chunk, ref);
-    manifest.chunks.push_back(ref);
+    manifest.chunks.push_back(submit(index, chunk));
   }
   manifest.hash = key_of(manifest);
   const BlobRef ref{manifest.hash, manifest.size};
@@ -139,25 +139,47 @@ BlobRef TraceWriter::store_blob(std::span<const std::byte> data, Submit submit) 
 }
 
 BlobRef TraceWriter::put_blob(std::span<const std::byte> data) {
-  return store_blob(data, [this](std::span<const std::byte> chunk, const ChunkRef& ref) {
+  return put_blob(data, {});
+}
+
+BlobRef TraceWriter::put_blob(std::span<const std::byte> data,
+                              const std::vector<bool>& zero_chunks) {
+  return store_blob(data, [&](std::size_t index, std::span<const std::byte> chunk) {
+    const bool zero =
+        index < zero_chunks.size() && zero_chunks[index] && chunk.size() == options_.chunk_size;
+    const ChunkRef ref{zero ? zero_chunk_hash() : hash128(chunk), chunk.size()};
     // A chunk the trace holds is not copied: a blob of zeros or of repeated
     // data costs its hashing alone. Seen chunks stay seen, so the check needs
     // no lock held up to the submit (which checks again).
     if (has_chunk(ref.hash)) {
       std::lock_guard lock(mutex_);
       claim_chunk_locked(ref);
-      return;
+      return ref;
     }
     std::vector<std::byte> copy = pipeline_.take_buffer();
-    copy.assign(chunk.begin(), chunk.end());
+    if (zero) {
+      copy.assign(chunk.size(), std::byte{0});
+    } else {
+      copy.assign(chunk.begin(), chunk.end());
+    }
     submit_chunk(std::move(copy), ref);
+    return ref;
   });
+}
+
+const Hash128& TraceWriter::zero_chunk_hash() {
+  std::call_once(zero_chunk_once_, [this] {
+    zero_chunk_hash_ = hash128(std::vector<std::byte>(options_.chunk_size));
+  });
+  return zero_chunk_hash_;
 }
 
 BlobRef TraceWriter::lend_blob(std::span<const std::byte> data, std::function<void()> release) {
   const auto loan = std::make_shared<LentBytes>(std::move(release));
-  return store_blob(data, [&](std::span<const std::byte> chunk, const ChunkRef& ref) {
+  return store_blob(data, [&](std::size_t, std::span<const std::byte> chunk) {
+    const ChunkRef ref{hash128(chunk), chunk.size()};
     submit_lent_chunk(chunk, ref, loan);
+    return ref;
   });
 }
 

@@ -82,6 +82,10 @@ class TraceWriter {
   // Copies the chunks the trace does not hold yet; the others are only
   // hashed, so `data` may be a device buffer's mapping read in place.
   BlobRef put_blob(std::span<const std::byte> data);
+  // put_blob where the caller knows, without reading them, that some whole
+  // chunks (of Options::chunk_size) hold zeros: chunk i when zero_chunks[i]
+  // (memory the process never touched). Those bytes are not read at all.
+  BlobRef put_blob(std::span<const std::byte> data, const std::vector<bool>& zero_chunks);
   // put_blob without the copy: the workers read `data` in place, so it must
   // stay unchanged until `release` runs. That is once, on any thread, when
   // no chunk needs the bytes any more (at the latest when flush() or close()
@@ -97,6 +101,7 @@ class TraceWriter {
   // Writes the index and trailer. The writer is unusable afterwards.
   void close();
   Stats stats() const;
+  std::uint64_t chunk_size() const { return options_.chunk_size; }
 
  private:
   friend class BlobBuilder;
@@ -106,6 +111,7 @@ class TraceWriter {
   void submit_lent_chunk(std::span<const std::byte> chunk, const ChunkRef& ref,
                          const std::shared_ptr<LentBytes>& loan);
   bool has_chunk(const Hash128& hash) const;
+  const Hash128& zero_chunk_hash();
   // Stats and dedup of one chunk; false when it is a duplicate.
   bool claim_chunk_locked(const ChunkRef& ref);
   void finish_blob(BlobManifest manifest);
@@ -121,6 +127,8 @@ class TraceWriter {
   std::unordered_set<Hash128, Hash128Hasher> chunks_seen_;
   std::unordered_set<Hash128, Hash128Hasher> blobs_seen_;
   std::vector<BlobManifest> pending_manifests_;  // written once their chunks are
+  std::once_flag zero_chunk_once_;
+  Hash128 zero_chunk_hash_;
   Stats stats_;
   bool closed_ = false;
 };

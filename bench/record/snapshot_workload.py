@@ -1,11 +1,14 @@
 """Benchmark workload: one range over one large float32 buffer, scaled in place.
 
-    python3 snapshot_workload.py --kind zeros|random --mib 2048
+    python3 snapshot_workload.py --kind zeros|random|fresh --mib 2048
 
 The buffer is filled before the range (by clEnqueueFillBuffer for zeros,
 from the host for random floats); the range scales it by 2 in place, so the
 recorder snapshots it twice: its initial state and its final state. Zeros
-stay zeros. Prints the seconds the range took and a checksum of a sample.
+stay zeros. `fresh` leaves the buffer untouched until the range, whose
+kernel writes every element (as pyopencl's `zeros` inside a range does):
+its initial state is memory never touched. Prints the seconds the range
+took and a checksum of a sample.
 """
 import argparse
 import time
@@ -14,7 +17,7 @@ import numpy as np
 import pyopencl as cl
 
 parser = argparse.ArgumentParser()
-parser.add_argument("--kind", choices=["zeros", "random"], required=True)
+parser.add_argument("--kind", choices=["zeros", "random", "fresh"], required=True)
 parser.add_argument("--mib", type=int, default=2048)
 args = parser.parse_args()
 
@@ -26,7 +29,7 @@ size = args.mib << 20
 buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE, size)
 if args.kind == "zeros":
     cl.enqueue_fill_buffer(queue, buf, np.float32(0), 0, size)
-else:
+elif args.kind == "random":
     # In pieces, so the program holds at most 256 MiB of host data.
     rng = np.random.default_rng(7)
     piece = 256 << 20
@@ -36,8 +39,10 @@ else:
 queue.finish()
 
 prg = cl.Program(ctx, "__kernel void scale(__global float* a) {"
-                      " size_t i = get_global_id(0); a[i] *= 2.0f; }").build()
-scale = prg.scale
+                      " size_t i = get_global_id(0); a[i] *= 2.0f; }"
+                      "__kernel void count(__global float* a) {"
+                      " size_t i = get_global_id(0); a[i] = (float)(i & 1023); }").build()
+scale = prg.count if args.kind == "fresh" else prg.scale
 start = time.perf_counter()
 rid = mstx.range_start("large", None)
 scale(queue, (size // 4,), None, buf)

@@ -21,10 +21,9 @@ struct RecorderConfig {
   // A snapshot chunk is stored compressed only when that saves at least
   // this share of it (percent). Compressing runs on cores the program uses
   // too (on a CPU device, its kernels), and random float32 data saves only
-  // 19% for 1.9-2.9 CPU s per 3 GiB: record_bench's 64 MiB case took
-  // 1.18-1.24 of the plain run against 1.35-1.36 compressing it, in three
-  // side-by-side runs. Zeros, repeats, small integers and smooth data save
-  // half or more, and fast.
+  // about a fifth for seconds of CPU per few GiB: record_bench's 64 MiB
+  // case ran measurably slower compressing it (side-by-side runs). Zeros,
+  // repeats, small integers and smooth data save half or more, and fast.
   static constexpr unsigned kDefaultMinSaving = 25;
   static constexpr unsigned kMaxMinSaving = trace::kMaxMinSavingPercent;
   unsigned min_saving = kDefaultMinSaving;
@@ -34,9 +33,9 @@ struct RecorderConfig {
   // A larger bound lets the program run further ahead of compression, but
   // past what is recycled every buffer in flight is fresh memory, and on VMs
   // a fresh page costs a host fault: record_bench's 64 MiB case ran faster
-  // at 256 MiB than at 1 GiB in every round, with half the added CPU, and
-  // at 128 MiB it added 0.4-0.7 CPU s less again (three side-by-side runs,
-  // bench/README.md), the smaller cases never reaching either bound.
+  // at 256 MiB than at 1 GiB in every round, with less added CPU, and
+  // at 128 MiB less again (side-by-side runs), the smaller cases never
+  // reaching either bound.
   static constexpr std::uint64_t kDefaultMemoryBound = 128ull << 20;
   std::uint64_t memory_bound = kDefaultMemoryBound;
   // Compressing threads. They run beside the program's own threads, so on

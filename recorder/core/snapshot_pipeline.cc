@@ -7,6 +7,7 @@
 #include <exception>
 
 #include "format/thread_name.h"
+#include "recorder/core/untouched_memory.h"
 
 namespace msprof::record {
 namespace {
@@ -16,11 +17,11 @@ constexpr std::chrono::seconds kKeepIdleBuffers{2};
 // guess (what the last range used, or every buffer alive), and what it
 // holds is room that buffers coming back from the writer cannot be kept
 // in: given the whole bound, 64 MiB snapshots freed their recycled buffers
-// and took freshly faulted ones instead, +0.8 CPU s and 1.30 against 1.23
-// in the record bench. Small buffers, where a fault per page is most of a
+// and took freshly faulted ones instead, costing CPU and wall time in the
+// record bench. Small buffers, where a fault per page is most of a
 // snapshot's cost to the program, fit under it: an eighth of the default
-// bound is the 16 MiB that cut the 1 MiB case's time in the recorder from
-// 18.5 to 13 ms (with a sixteenth of 128 MiB it read 16-17 ms).
+// bound (16 MiB) spared the record bench's 1 MiB case most of its time in
+// the recorder, where a sixteenth spared less.
 constexpr std::uint64_t kPrepareShare = 8;
 // Before the first range nothing comes back from the writer to be kept, so
 // preparation may hold more of the bound: half of it covers the 48 MiB of
@@ -229,7 +230,10 @@ SnapshotPipeline::BlobSlot SnapshotPipeline::snapshot_copy(std::span<const std::
 }
 
 SnapshotPipeline::BlobSlot SnapshotPipeline::snapshot_in_place(std::span<const std::byte> bytes) {
-  auto slot = std::make_shared<trace::BlobRef>(writer_.put_blob(bytes));
+  // Memory never touched is zeros, known without reading it (which would
+  // make the program's first writes to it copy-on-write faults).
+  const std::vector<bool> zero = untouched_chunks(bytes.data(), bytes.size(), writer_.chunk_size());
+  auto slot = std::make_shared<trace::BlobRef>(writer_.put_blob(bytes, zero));
   std::lock_guard lock(mutex_);
   bytes_captured_ += bytes.size();
   return slot;

@@ -166,3 +166,29 @@ TEST_CASE("a blob's key comes from its chunks' keys, however the blob is written
   CHECK(reader.read_blob(put) == data);
   CHECK(reader.read_blob(spelled_ref) == spelled);
 }
+
+TEST_CASE("chunks the caller says hold zeros are stored as zeros without being read") {
+  TempDir dir;
+  TraceWriter::Options options;
+  options.chunk_size = 4096;
+  // Chunks 0 and 2 are "untouched": their bytes here are garbage the writer
+  // must not read; chunk 1 and the short last one are read.
+  auto data = msprof::test::pattern_bytes(3 * 4096 + 100, 5);
+  std::vector<std::byte> expected = data;
+  std::memset(expected.data(), 0, 4096);
+  std::memset(expected.data() + 2 * 4096, 0, 4096);
+  BlobRef told, read;
+  {
+    TraceWriter writer(dir / "t.fb", options);
+    // The short last chunk is read whatever the caller says of it.
+    told = writer.put_blob(data, {true, false, true, true});
+    read = writer.put_blob(expected);
+    const auto stats = writer.stats();
+    CHECK(stats.unique_chunk_bytes == 4096 + 4096 + 100);  // one zero chunk, chunk 1, the tail
+    writer.close();
+  }
+  // The same blob as the zeros read: the same key, and the zeros come back.
+  CHECK(told == read);
+  TraceReader reader(dir / "t.fb");
+  CHECK(reader.read_blob(told) == expected);
+}
