@@ -59,6 +59,9 @@ pip_install() {
   python3 -m pip install -q "$@" 2>/dev/null || python3 -m pip install -q --break-system-packages "$@"
 }
 python3 -c "import pytest" 2>/dev/null || pip_install pytest
+# CLBlast's Python binding, built against libclblast-dev and the system's
+# libOpenCL.so.1: a library on a second loader (examples/pyclblast_gemm.py).
+python3 -c "import pyclblast" 2>/dev/null || pip_install pyclblast
 pyopencl_version=$(python3 -c "import importlib.metadata as m; print(m.version('pyopencl'))")
 suite=build/pyopencl-suite
 if [ ! -f "$suite/pyopencl-$pyopencl_version/test/test_wrapper.py" ]; then

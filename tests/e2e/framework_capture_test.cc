@@ -2,7 +2,8 @@
 // binaries it compiled itself keep their source in the trace (tinygrad,
 // examples/tinygrad_mlp.py, builds every kernel from OpenCL C, reads its
 // binary and runs the program it makes from that binary), and a library on
-// another OpenCL loader than the program's is seen too.
+// another OpenCL loader than the program's is seen too (our own library, and
+// CLBlast through pyclblast).
 #include <doctest/doctest.h>
 
 #include "tests/e2e/recorded_examples.h"
@@ -63,5 +64,27 @@ TEST_CASE("a library on the system's OpenCL loader, handed pyopencl's queue, is 
   const json* range = find_range(r.summary, "library");
   REQUIRE(range != nullptr);
   CHECK(msprof::test::kernel_names(*range) == std::vector<std::string>{"lib_scale", "axpbyz"});
+  CHECK((*range)["verification"]["status"] == "bit-exact");
+}
+
+// examples/pyclblast_gemm.py: CLBlast's Python binding, linked against the
+// system's loader, runs its GEMM on pyopencl's queue and buffers.
+TEST_CASE("pyclblast on pyopencl's queue is recorded and replays bit-exact") {
+  TempDir dir;
+  const auto rec = msprof::test::record(
+      {"-o", (dir / "pyclblast.fb").string()},
+      {msprof::test::python(), msprof::test::example("pyclblast_gemm.py")}, dir.path());
+  INFO(rec.err);
+  REQUIRE(rec.exit_code == 0);
+  // scripts/setup.sh installs pyclblast: the program must have run the GEMM.
+  REQUIRE(rec.out.find("max error") != std::string::npos);
+  CHECK(rec.err.find("gemm: complete, 1 kernel(s) [XgemmDirect") != std::string::npos);
+  CHECK(rec.err.find("without passing msprof-record") == std::string::npos);
+  const JsonReplay r = replay_json(dir / "pyclblast.fb", {}, dir.path());
+  INFO(r.run.err);
+  CHECK(r.run.exit_code == 0);
+  const json* range = find_range(r.summary, "gemm");
+  REQUIRE(range != nullptr);
+  CHECK((*range)["kernels"].size() == 1);
   CHECK((*range)["verification"]["status"] == "bit-exact");
 }
