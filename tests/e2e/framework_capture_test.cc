@@ -88,3 +88,22 @@ TEST_CASE("pyclblast on pyopencl's queue is recorded and replays bit-exact") {
   CHECK((*range)["kernels"].size() == 1);
   CHECK((*range)["verification"]["status"] == "bit-exact");
 }
+
+// A loader that loads no layers (tests/e2e/bypass_loader.c), loaded before a
+// range that then holds no command: the program is warned of both, by name.
+TEST_CASE("a loader that bypasses the recorder, and a range left empty by it, are warned of") {
+  TempDir dir;
+  const std::string loader = MSPROF_BYPASS_LOADER;
+  const auto rec = msprof::test::record(
+      {"-o", (dir / "bypass.fb").string()},
+      {msprof::test::python(), std::string(MSPROF_E2E_SOURCE_DIR) + "/bypass_loader.py", loader},
+      dir.path());
+  INFO(rec.err);
+  REQUIRE(rec.exit_code == 0);
+  CHECK(rec.out == "done\n");  // the program itself is unchanged
+  CHECK(rec.err.find("OpenCL calls through " + loader +
+                     " reach the driver without passing msprof-record") != std::string::npos);
+  CHECK(rec.err.find("range 'unseen' holds no command, and the program's device work may have "
+                     "gone unseen: calls through " +
+                     loader + " bypass the recorder") != std::string::npos);
+}
