@@ -151,11 +151,7 @@ BlobRef TraceWriter::put_blob(std::span<const std::byte> data,
     // A chunk the trace holds is not copied: a blob of zeros or of repeated
     // data costs its hashing alone. Seen chunks stay seen, so the check needs
     // no lock held up to the submit (which checks again).
-    if (has_chunk(ref.hash)) {
-      std::lock_guard lock(mutex_);
-      claim_chunk_locked(ref);
-      return ref;
-    }
+    if (claim_if_held(ref)) return ref;
     std::vector<std::byte> copy = pipeline_.take_buffer();
     if (zero) {
       copy.assign(chunk.size(), std::byte{0});
@@ -183,9 +179,11 @@ BlobRef TraceWriter::lend_blob(std::span<const std::byte> data, std::function<vo
   });
 }
 
-bool TraceWriter::has_chunk(const Hash128& hash) const {
+bool TraceWriter::claim_if_held(const ChunkRef& ref) {
   std::lock_guard lock(mutex_);
-  return chunks_seen_.contains(hash);
+  if (!chunks_seen_.contains(ref.hash)) return false;
+  claim_chunk_locked(ref);  // counted as a duplicate
+  return true;
 }
 
 void TraceWriter::wait_for_loans() {

@@ -110,7 +110,9 @@ class TraceWriter {
   void submit_chunk(std::vector<std::byte> chunk, const ChunkRef& ref);
   void submit_lent_chunk(std::span<const std::byte> chunk, const ChunkRef& ref,
                          const std::shared_ptr<LentBytes>& loan);
-  bool has_chunk(const Hash128& hash) const;
+  // Claims the chunk when the trace already holds it; false (nothing done)
+  // when it does not.
+  bool claim_if_held(const ChunkRef& ref);
   const Hash128& zero_chunk_hash();
   // Stats and dedup of one chunk; false when it is a duplicate.
   bool claim_chunk_locked(const ChunkRef& ref);
