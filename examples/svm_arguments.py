@@ -5,10 +5,10 @@
 
 The kernel `scale` first runs outside any range with a shared virtual
 memory (SVM) pointer as its argument; then, in range `buffer_after_svm`,
-with a plain buffer: that range is complete and replays. Range `svm` runs
-it with the SVM pointer again, which the recorder cannot capture yet: it
-is recorded as `not replayable: clSetKernelArgSVMPointer`, and the program
-computes what it computes without the recorder either way.
+with a plain buffer: that range holds the buffer alone. Range `svm` runs
+it with the SVM pointer again: the allocation is recorded with its size
+and address, the argument as allocation + offset, and the range replays
+on a new allocation of the replaying device.
 """
 import numpy as np
 import pyopencl as cl

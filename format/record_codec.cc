@@ -100,7 +100,8 @@ Offset<void> encode(FlatBufferBuilder& fbb, const Kernel& k) {
 
 Offset<void> encode(FlatBufferBuilder& fbb, const Buffer& b) {
   return fb::CreateBuffer(fbb, b.id, b.context, b.flags, b.size, b.parent, b.origin,
-                          b.device_address.has_value(), b.device_address.value_or(0))
+                          b.device_address.has_value(), b.device_address.value_or(0),
+                          static_cast<fb::MemoryKind>(b.kind), b.alignment)
       .Union();
 }
 
@@ -126,15 +127,19 @@ struct BodyEncoder {
   FlatBufferBuilder& fbb;
 
   std::pair<fb::CommandBody, Offset<void>> operator()(const KernelLaunch& k) const {
-    std::vector<Offset<fb::KernelArg>> args;
-    for (const auto& a : k.args) {
-      args.push_back(fb::CreateKernelArg(fbb, a.index, static_cast<fb::ArgKind>(a.kind), a.object,
-                                         a.offset, vec(fbb, a.bytes), a.local_size));
-    }
+    const auto encode_args = [&](const std::vector<KernelArg>& list) {
+      std::vector<Offset<fb::KernelArg>> out;
+      for (const auto& a : list) {
+        out.push_back(fb::CreateKernelArg(fbb, a.index, static_cast<fb::ArgKind>(a.kind), a.object,
+                                          a.offset, vec(fbb, a.bytes), a.local_size));
+      }
+      return fbb.CreateVector(out);
+    };
+    const auto args = encode_args(k.args);
+    const auto indirect = k.indirect.empty() ? 0 : encode_args(k.indirect);
     return {fb::CommandBody::KernelLaunch,
             fb::CreateKernelLaunch(fbb, k.kernel, k.work_dim, vec(fbb, k.global_offset),
-                                   vec(fbb, k.global_size), vec(fbb, k.local_size),
-                                   fbb.CreateVector(args))
+                                   vec(fbb, k.global_size), vec(fbb, k.local_size), args, indirect)
                 .Union()};
   }
   std::pair<fb::CommandBody, Offset<void>> operator()(const BufferWrite& w) const {
@@ -402,9 +407,13 @@ Kernel decode(const fb::Kernel& k) {
   return out;
 }
 
-Buffer decode(const fb::Buffer& b) {
-  Buffer out{b.id(), b.context(), b.flags(), b.size(), b.parent(), b.origin(), std::nullopt};
+Buffer decode(const fb::Buffer& b, std::uint64_t offset) {
+  Buffer out{b.id(),     b.context(),  b.flags(),          b.size(), b.parent(),
+             b.origin(), std::nullopt, MemoryKind::Buffer, 0};
   if (b.has_device_address()) out.device_address = b.device_address();
+  out.kind =
+      checked_enum<MemoryKind>(static_cast<std::uint8_t>(b.kind()), 1, "memory kind", offset);
+  out.alignment = b.alignment();
   return out;
 }
 
@@ -432,15 +441,19 @@ CommandBody decode_body(const fb::Command& c, std::uint64_t offset) {
                        vec_of(k->global_offset()),
                        vec_of(k->global_size()),
                        vec_of(k->local_size()),
+                       {},
                        {}};
-      if (k->args()) {
-        for (const auto* a : *k->args()) {
-          out.args.push_back({a->index(),
-                              checked_enum<ArgKind>(static_cast<std::uint8_t>(a->kind()), 5,
-                                                    "argument kind", offset),
-                              a->object(), a->offset(), vec_of(a->bytes()), a->local_size()});
+      const auto decode_args = [&](const auto* list, std::vector<KernelArg>& into) {
+        if (!list) return;
+        for (const auto* a : *list) {
+          into.push_back({a->index(),
+                          checked_enum<ArgKind>(static_cast<std::uint8_t>(a->kind()), 6,
+                                                "argument kind", offset),
+                          a->object(), a->offset(), vec_of(a->bytes()), a->local_size()});
         }
-      }
+      };
+      decode_args(k->args(), out.args);
+      decode_args(k->indirect(), out.indirect);
       return out;
     }
     case fb::CommandBody::BufferWrite: {
@@ -584,7 +597,7 @@ Record decode_record(FrameType type, std::span<const std::byte> bytes, std::uint
       if (const auto* k = record->body_as_Kernel()) return decode(*k);
       throw mismatch();
     case FrameType::Buffer:
-      if (const auto* b = record->body_as_Buffer()) return decode(*b);
+      if (const auto* b = record->body_as_Buffer()) return decode(*b, offset);
       throw mismatch();
     case FrameType::Queue:
       if (const auto* q = record->body_as_Queue()) return decode(*q);

@@ -15,7 +15,8 @@ enum class ArgKind : std::uint8_t {
   Bytes = 2,
   Local = 3,
   Sampler = 4,
-  Null = 5
+  Null = 5,
+  Pointer = 6  // object: a Pointer allocation (0: a null pointer), offset into it
 };
 
 // An argument as it was at enqueue time. Buffers are "object + offset" so that
@@ -27,6 +28,10 @@ struct KernelArg {
   std::uint64_t offset = 0;
   std::vector<std::uint8_t> bytes;  // scalars and structs
   std::uint64_t local_size = 0;
+  // A buffer, or a pointer into an allocation (not a null pointer).
+  bool names_memory() const {
+    return kind == ArgKind::Buffer || (kind == ArgKind::Pointer && object != 0);
+  }
   friend bool operator==(const KernelArg&, const KernelArg&) = default;
 };
 
@@ -42,6 +47,9 @@ struct KernelLaunch {
   std::uint32_t work_dim = 0;
   std::vector<std::uint64_t> global_offset, global_size, local_size;  // local empty: driver picks
   std::vector<KernelArg> args;
+  // Pointer allocations the kernel reaches through pointers stored in
+  // memory (OpenCL's CL_KERNEL_EXEC_INFO_SVM_PTRS), as Pointer arguments.
+  std::vector<KernelArg> indirect;
   friend bool operator==(const KernelLaunch&, const KernelLaunch&) = default;
 };
 

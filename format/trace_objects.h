@@ -109,6 +109,10 @@ struct Kernel {
   friend bool operator==(const Kernel&, const Kernel&) = default;
 };
 
+// How a memory object is addressed: by handle, or by address (OpenCL SVM,
+// CUDA), where arguments and commands name it as allocation + offset.
+enum class MemoryKind : std::uint8_t { Buffer = 0, Pointer = 1 };
+
 struct Buffer {
   CaptureId id = 0;
   CaptureId context = 0;
@@ -116,7 +120,10 @@ struct Buffer {
   std::uint64_t size = 0;
   CaptureId parent = 0;  // sub-buffers
   std::uint64_t origin = 0;
-  std::optional<std::uint64_t> device_address;  // pointer-based APIs
+  std::optional<std::uint64_t> device_address;  // Pointer: where it was
+  MemoryKind kind = MemoryKind::Buffer;
+  std::uint64_t alignment = 0;  // Pointer: as asked, 0 for the API's default
+  bool is_pointer() const { return kind == MemoryKind::Pointer; }
   friend bool operator==(const Buffer&, const Buffer&) = default;
 };
 

@@ -11,9 +11,9 @@ namespace msprof::trace {
 // (kFrameFlagPlanes). Versions 1 and 2 are still read.
 inline constexpr std::uint32_t kContainerVersion = 3;
 // Version of the record schema this build writes and reads (schemas/trace.fbs).
-inline constexpr std::uint32_t kSchemaVersion = 1;
+inline constexpr std::uint32_t kSchemaVersion = 2;
 // Oldest reader that can read what this build writes.
-inline constexpr std::uint32_t kMinReaderVersion = 1;
+inline constexpr std::uint32_t kMinReaderVersion = 2;
 
 inline constexpr const char* kToolVersion = "0.1.0";
 

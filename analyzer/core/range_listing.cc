@@ -1,5 +1,6 @@
 #include "analyzer/core/range_listing.h"
 
+#include <cstdio>
 #include <map>
 #include <optional>
 #include <set>
@@ -35,6 +36,8 @@ const char* arg_kind_name(ArgKind kind) {
       return "sampler";
     case ArgKind::Null:
       return "null";
+    case ArgKind::Pointer:
+      return "pointer";
   }
   return "unknown";
 }
@@ -53,6 +56,30 @@ const KernelArgInfo* arg_info(const Kernel* kernel, std::uint32_t index) {
 std::optional<std::uint64_t> buffer_size(const ObjectTable& table, CaptureId id) {
   const Buffer* b = table.buffer(id);
   return b ? std::optional<std::uint64_t>(b->size) : std::nullopt;
+}
+
+// "buffer 3", or "allocation 3" for memory addressed by pointer.
+std::string memory_name(const ObjectTable& table, CaptureId id) {
+  const Buffer* b = table.buffer(id);
+  return (b != nullptr && b->is_pointer() ? "allocation " : "buffer ") + std::to_string(id);
+}
+
+// memory_name, with the address an allocation had: "allocation 3 @0x7f...".
+std::string memory_label(const ObjectTable& table, CaptureId id) {
+  const Buffer* b = table.buffer(id);
+  if (b == nullptr || !b->is_pointer()) return "buffer " + std::to_string(id);
+  std::string out = "allocation " + std::to_string(id);
+  if (b->device_address) {
+    char at[32];
+    std::snprintf(at, sizeof at, " @0x%llx", static_cast<unsigned long long>(*b->device_address));
+    out += at;
+  }
+  return out;
+}
+
+std::string memory_kind_name(const ObjectTable& table, CaptureId id) {
+  const Buffer* b = table.buffer(id);
+  return b != nullptr && b->is_pointer() ? "pointer" : "buffer";
 }
 
 std::string blob_text(const BlobRef& blob) {
@@ -88,6 +115,17 @@ std::string arg_text(const ObjectTable& table, const Kernel* kernel, const Kerne
     case ArgKind::Null:
       out += "NULL";
       break;
+    case ArgKind::Pointer: {
+      if (arg.object == 0) {
+        out += "pointer NULL";
+        break;
+      }
+      out += "pointer into " + std::to_string(arg.object);
+      if (arg.offset) out += " + " + std::to_string(arg.offset);
+      const auto size = buffer_size(table, arg.object);
+      out += size ? " (" + human_bytes(*size) + ")" : " (no allocation record)";
+      break;
+    }
     case ArgKind::Unset:
       out += "not set";
       break;
@@ -108,29 +146,33 @@ std::string body_text(const ObjectTable& table, const CommandBody& body) {
                  (c.local_size.empty() ? std::string("driver's choice") : list(c.local_size));
           if (!c.global_offset.empty()) out += "  offset " + list(c.global_offset);
           for (const auto& arg : c.args) out += "\n      " + arg_text(table, k, arg);
+          for (const auto& arg : c.indirect) {
+            out += "\n      indirect: pointer into " + std::to_string(arg.object);
+            if (arg.offset) out += " + " + std::to_string(arg.offset);
+          }
           return out;
         } else if constexpr (std::is_same_v<T, BufferWrite>) {
-          return "write buffer " + std::to_string(c.buffer) + " [" + std::to_string(c.offset) +
-                 ", +" + std::to_string(c.size) + ")" + (c.rect ? " rect" : "") + " data " +
+          return "write " + memory_name(table, c.buffer) + " [" + std::to_string(c.offset) + ", +" +
+                 std::to_string(c.size) + ")" + (c.rect ? " rect" : "") + " data " +
                  blob_text(c.data);
         } else if constexpr (std::is_same_v<T, BufferRead>) {
-          return "read buffer " + std::to_string(c.buffer) + " [" + std::to_string(c.offset) +
-                 ", +" + std::to_string(c.size) + ")" + (c.rect ? " rect" : "");
+          return "read " + memory_name(table, c.buffer) + " [" + std::to_string(c.offset) + ", +" +
+                 std::to_string(c.size) + ")" + (c.rect ? " rect" : "");
         } else if constexpr (std::is_same_v<T, BufferCopy>) {
-          return "copy buffer " + std::to_string(c.src) + " [" + std::to_string(c.src_offset) +
-                 "] -> buffer " + std::to_string(c.dst) + " [" + std::to_string(c.dst_offset) +
-                 "], " + std::to_string(c.size) + " bytes" + (c.rect ? " rect" : "");
+          return "copy " + memory_name(table, c.src) + " [" + std::to_string(c.src_offset) +
+                 "] -> " + memory_name(table, c.dst) + " [" + std::to_string(c.dst_offset) + "], " +
+                 std::to_string(c.size) + " bytes" + (c.rect ? " rect" : "");
         } else if constexpr (std::is_same_v<T, BufferFill>) {
-          return "fill buffer " + std::to_string(c.buffer) + " [" + std::to_string(c.offset) +
-                 ", +" + std::to_string(c.size) + ") pattern " + hex_bytes(c.pattern);
+          return "fill " + memory_name(table, c.buffer) + " [" + std::to_string(c.offset) + ", +" +
+                 std::to_string(c.size) + ") pattern " + hex_bytes(c.pattern);
         } else if constexpr (std::is_same_v<T, BufferMap>) {
-          return "map buffer " + std::to_string(c.buffer) + " [" + std::to_string(c.offset) +
-                 ", +" + std::to_string(c.size) + ") flags " + hex_u64(c.flags);
+          return "map " + memory_name(table, c.buffer) + " [" + std::to_string(c.offset) + ", +" +
+                 std::to_string(c.size) + ") flags " + hex_u64(c.flags);
         } else if constexpr (std::is_same_v<T, BufferUnmap>) {
           const std::string map = c.map_seq == kMappedBeforeRange
                                       ? "mapped before the range"
                                       : "map #" + std::to_string(c.map_seq);
-          return "unmap buffer " + std::to_string(c.buffer) + " (" + map + ") [" +
+          return "unmap " + memory_name(table, c.buffer) + " (" + map + ") [" +
                  std::to_string(c.offset) + ", +" + std::to_string(c.size) + ") data " +
                  blob_text(c.data);
         } else if constexpr (std::is_same_v<T, HostWait>) {
@@ -170,7 +212,9 @@ ordered_json arg_json(const ObjectTable& table, const Kernel* kernel, const Kern
     out["type"] = info->type_name;
   }
   switch (arg.kind) {
-    case ArgKind::Buffer: {
+    case ArgKind::Buffer:
+    case ArgKind::Pointer: {
+      // A null pointer names no allocation: buffer 0.
       out["buffer"] = arg.object;
       out["offset"] = arg.offset;
       const auto size = buffer_size(table, arg.object);
@@ -204,14 +248,21 @@ ordered_json body_json(const ObjectTable& table, const CommandBody& body) {
           const Kernel* k = table.kernel(c.kernel);
           ordered_json args = ordered_json::array();
           for (const auto& arg : c.args) args.push_back(arg_json(table, k, arg));
-          return {{"kernel", c.kernel},
-                  {"name", table.kernel_name(c.kernel)},
-                  {"program", k ? ordered_json(k->program) : ordered_json(nullptr)},
-                  {"work_dim", c.work_dim},
-                  {"global_offset", c.global_offset},
-                  {"global_size", c.global_size},
-                  {"local_size", c.local_size},
-                  {"args", args}};
+          ordered_json out = {{"kernel", c.kernel},
+                              {"name", table.kernel_name(c.kernel)},
+                              {"program", k ? ordered_json(k->program) : ordered_json(nullptr)},
+                              {"work_dim", c.work_dim},
+                              {"global_offset", c.global_offset},
+                              {"global_size", c.global_size},
+                              {"local_size", c.local_size},
+                              {"args", args}};
+          if (!c.indirect.empty()) {
+            ordered_json indirect = ordered_json::array();
+            for (const auto& arg : c.indirect)
+              indirect.push_back({{"buffer", arg.object}, {"offset", arg.offset}});
+            out["indirect"] = std::move(indirect);
+          }
+          return out;
         } else if constexpr (std::is_same_v<T, BufferWrite>) {
           return {{"buffer", c.buffer},
                   {"offset", c.offset},
@@ -344,7 +395,7 @@ std::string range_text(const ObjectTable& table, const Range& range) {
   if (rows.empty()) out += "  (none)\n";
   for (const auto& row : rows) {
     const auto size = buffer_size(table, row.buffer);
-    out += "  buffer " + std::to_string(row.buffer) + " (" +
+    out += "  " + memory_label(table, row.buffer) + " (" +
            (size ? human_bytes(*size) : std::string("no record")) + "): " + blob_text(row.initial) +
            " -> " + blob_text(row.final) + ", " + written_name(buffer_written(range, row.buffer)) +
            "\n";
@@ -375,6 +426,7 @@ ordered_json range_json(const ObjectTable& table, const Range& range) {
   for (const auto& row : state_rows(range)) {
     const auto size = buffer_size(table, row.buffer);
     states.push_back({{"buffer", row.buffer},
+                      {"kind", memory_kind_name(table, row.buffer)},
                       {"size", size ? ordered_json(*size) : ordered_json(nullptr)},
                       {"initial", blob_json(row.initial)},
                       {"final", blob_json(row.final)},

@@ -136,7 +136,7 @@ class Extraction {
       const Kernel* k = table_.kernel(launch->kernel);
       ordered_json args = ordered_json::array();
       for (const auto& a : launch->args) {
-        if (a.kind != ArgKind::Buffer) continue;
+        if (!a.names_memory()) continue;
         // States are kept per root buffer; a sub-buffer argument points into its parent's files.
         CaptureId root = a.object;
         std::uint64_t offset = a.offset;

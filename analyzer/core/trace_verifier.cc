@@ -96,10 +96,13 @@ class ReferenceCheck {
       if (const auto* k = std::get_if<KernelLaunch>(&c.body)) {
         object(cmd, k->kernel, "kernel");
         for (const auto& a : k->args) {
-          if (a.kind == ArgKind::Buffer)
+          if (a.names_memory())
             object(cmd + " argument " + std::to_string(a.index), a.object, "buffer");
           if (a.kind == ArgKind::Sampler)
             object(cmd + " argument " + std::to_string(a.index), a.object, "sampler");
+        }
+        for (const auto& a : k->indirect) {
+          if (a.names_memory()) object(cmd + " indirect pointer", a.object, "buffer");
         }
       } else if (const auto* w = std::get_if<BufferWrite>(&c.body)) {
         object(cmd, w->buffer, "buffer");

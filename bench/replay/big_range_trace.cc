@@ -63,7 +63,8 @@ trace::KernelLaunch scale_launch(trace::CaptureId buffer, std::uint64_t count) {
   const float value = 2.0f;
   std::memcpy(two.data(), &value, 4);
   return trace::KernelLaunch{
-      4, 1, {}, {count}, {64}, {buffer_arg(0, buffer), {1, trace::ArgKind::Bytes, 0, 0, two, 0}}};
+      4, 1, {}, {count}, {64}, {buffer_arg(0, buffer), {1, trace::ArgKind::Bytes, 0, 0, two, 0}},
+      {}};
 }
 
 }  // namespace
@@ -119,7 +120,7 @@ int main(int argc, char** argv) {
       range.initial_state = {{10, a}, {11, b}, {12, zeros}, {13, x}};
       range.final_state = {{10, a}, {11, b}, {12, c}, {13, x2}};
       trace::KernelLaunch add{
-          3, 1, {}, {count}, {64}, {buffer_arg(0, 10), buffer_arg(1, 11), buffer_arg(2, 12)}};
+          3, 1, {}, {count}, {64}, {buffer_arg(0, 10), buffer_arg(1, 11), buffer_arg(2, 12)}, {}};
       range.commands = {{0, 20, 0, {}, false, 0, add},
                         {1, 20, 0, {}, false, 0, scale_launch(13, count)}};
     }

@@ -160,12 +160,12 @@ void write_trace(const std::filesystem::path& path, const opencl::OpenClDeviceEn
   const auto arg = [](std::uint32_t i, trace::CaptureId b) {
     return trace::KernelArg{i, trace::ArgKind::Buffer, b, 0, {}, 0};
   };
-  trace::KernelLaunch add{3, 1, {}, {kElements}, {64}, {arg(0, 10), arg(1, 11), arg(2, 12)}};
+  trace::KernelLaunch add{3, 1, {}, {kElements}, {64}, {arg(0, 10), arg(1, 11), arg(2, 12)}, {}};
   std::vector<std::uint8_t> two(4);
   const float two_f = 2.0f;
   std::memcpy(two.data(), &two_f, 4);
   trace::KernelLaunch scale{
-      4, 1, {}, {kElements}, {64}, {arg(0, 13), {1, trace::ArgKind::Bytes, 0, 0, two, 0}}};
+      4, 1, {}, {kElements}, {64}, {arg(0, 13), {1, trace::ArgKind::Bytes, 0, 0, two, 0}}, {}};
   trace::Range range;
   range.id = 30;
   range.name = "bench";

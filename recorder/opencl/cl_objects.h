@@ -12,6 +12,7 @@
 #include "format/hash128.h"
 #include "format/trace_commands.h"
 #include "format/trace_objects.h"
+#include "recorder/core/allocation_map.h"
 #include "recorder/opencl/cl_next.h"
 
 namespace msprof::record::opencl {
@@ -37,6 +38,19 @@ struct BufferInfo {
   std::uint64_t size = 0;
   cl_mem parent = nullptr;  // sub-buffers
   std::uint64_t origin = 0;
+  // A buffer made over SVM memory (CL_MEM_USE_HOST_PTR on an SVM pointer)
+  // shares that allocation's bytes: its state is the allocation's.
+  std::uint64_t svm_base = 0;
+  std::uint64_t svm_offset = 0;
+};
+
+// An SVM allocation (clSVMAlloc); found by address in ClObjects::svm.
+struct SvmInfo {
+  CaptureId id = 0;
+  cl_context context = nullptr;
+  cl_svm_mem_flags flags = 0;
+  std::uint64_t size = 0;
+  cl_uint alignment = 0;
 };
 
 struct ProgramInfo {
@@ -69,6 +83,10 @@ struct KernelInfo {
   std::uint32_t num_args = 0;
   std::vector<trace::KernelArg> args;  // current values, by index
   std::vector<cl_mem> arg_buffers;     // handle per index, for buffer arguments
+  std::vector<std::uint64_t> arg_svm;  // SVM allocation per index, for pointer arguments
+  // clSetKernelExecInfo's indirect SVM pointers, and their allocations.
+  std::vector<trace::KernelArg> indirect;
+  std::vector<std::uint64_t> indirect_svm;
   // Per index, the call that set an argument we cannot replay ("" when
   // none): judged at each launch, so a later clSetKernelArg of a buffer
   // makes the kernel replayable again.
@@ -97,6 +115,7 @@ struct ClObjects {
   std::unordered_map<cl_program, ProgramInfo> programs;
   std::unordered_map<cl_kernel, KernelInfo> kernels;
   std::unordered_map<cl_sampler, SamplerInfo> samplers;
+  record::AllocationMap<SvmInfo> svm;  // by base address
   // By XXH3-128 of the binary's bytes.
   std::unordered_map<trace::Hash128, BinaryOrigin, trace::Hash128Hasher> binary_origins;
   // Remembers the binaries of a program built from source or IL.

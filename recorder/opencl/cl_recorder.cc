@@ -126,8 +126,9 @@ std::optional<SnapshotPipeline::BlobSlot> ClRecorder::snapshot_mapped(cl_command
 std::vector<std::uint64_t> ClRecorder::buffer_sizes() {
   std::vector<std::uint64_t> sizes;
   for (const auto& [mem, info] : objects_.buffers) {
-    if (info.parent == nullptr) sizes.push_back(info.size);
+    if (info.parent == nullptr && info.svm_base == 0) sizes.push_back(info.size);
   }
+  for (const auto& [base, info] : objects_.svm) sizes.push_back(info.size);
   return sizes;
 }
 
@@ -172,6 +173,11 @@ void ClRecorder::use_buffer(RangeCapture& capture, cl_command_queue queue, cl_me
   const BufferInfo& root_info = objects_.buffers.at(root);
   capture.objects.insert(root_info.id);
   describe_once(capture, root_info.id, [&] { return describe_buffer(root_info); });
+  if (root_info.svm_base != 0) {
+    // Its bytes are the SVM allocation's, snapshotted as that.
+    use_svm(capture, queue, root_info.svm_base, num_wait, wait);
+    return;
+  }
   if (capture.needs_initial_state(root_info.id)) {
     snapshot_root(capture, queue, root, num_wait, wait);
   }
@@ -183,6 +189,70 @@ void ClRecorder::use_buffer(RangeCapture& capture, cl_command_queue queue, cl_me
   } else {
     last->second = queue;
   }
+}
+
+void ClRecorder::use_svm(RangeCapture& capture, cl_command_queue queue, std::uint64_t base,
+                         cl_uint num_wait, const cl_event* wait) {
+  const SvmInfo* info = objects_.svm.at(base);
+  if (info == nullptr) throw std::runtime_error("an SVM allocation freed or never seen");
+  capture.objects.insert(info->id);
+  describe_once(capture, info->id, [&] { return describe_svm(base, *info); });
+  if (const auto c = objects_.contexts.find(info->context); c != objects_.contexts.end()) {
+    capture.objects.insert(c->second.id);
+    describe_once(capture, c->second.id, [&] { return describe_context(c->second); });
+  }
+  if (capture.needs_initial_state(info->id)) {
+    capture.initial.emplace_back(info->id, read_svm(queue, base, info->size, num_wait, wait));
+    capture.snapshotted.insert(info->id);
+  }
+  auto last = std::find_if(touched_svm_.begin(), touched_svm_.end(),
+                           [&](const auto& p) { return p.first == base; });
+  if (last == touched_svm_.end()) {
+    touched_svm_.emplace_back(base, queue);
+  } else {
+    last->second = queue;
+  }
+}
+
+SnapshotPipeline::BlobSlot ClRecorder::read_svm(cl_command_queue queue, std::uint64_t base,
+                                                std::uint64_t size, cl_uint num_wait,
+                                                const cl_event* wait, bool freed_next) {
+  std::vector<std::byte> bytes = CaptureSession::get()->snapshot_buffer(size);
+  const bool ordered = in_order(queue) && !freed_next;
+  cl_event read = nullptr;
+  // clEnqueueSVMMemcpy reads coarse- and fine-grained SVM alike, in queue
+  // order, without a host mapping the program would see.
+  const cl_int status =
+      size == 0 ? CL_SUCCESS
+                : next().clEnqueueSVMMemcpy(queue, ordered ? CL_FALSE : CL_TRUE, bytes.data(),
+                                            reinterpret_cast<const void*>(base), size, num_wait,
+                                            wait, ordered ? &read : nullptr);
+  if (status != CL_SUCCESS) throw std::runtime_error(cl_error("snapshot of SVM", status));
+  if (read != nullptr) next().clFlush(queue);
+  return snapshot_when_read(std::move(bytes), read);
+}
+
+void ClRecorder::svm_freed(std::uint64_t base, cl_command_queue queue) {
+  const SvmInfo* info = objects_.svm.at(base);
+  if (info == nullptr) return;
+  CaptureSession& session = *CaptureSession::get();
+  RangeCapture* capture = session.capturing() ? session.current() : nullptr;
+  const auto touched = std::find_if(touched_svm_.begin(), touched_svm_.end(),
+                                    [&](const auto& p) { return p.first == base; });
+  if (capture != nullptr && touched != touched_svm_.end()) {
+    if (session.config().final_state) {
+      cl_command_queue on = queue != nullptr ? queue : touched->second;
+      try {
+        // clSVMFree frees at once: the read must be done before it returns.
+        capture->final.emplace_back(info->id,
+                                    read_svm(on, base, info->size, 0, nullptr, queue == nullptr));
+      } catch (const std::exception& e) {
+        session.warn(std::string(e.what()) + " at its free; the range has no final state for it");
+      }
+    }
+    touched_svm_.erase(touched);
+  }
+  objects_.svm.erase(base);
 }
 
 void ClRecorder::use_kernel(RangeCapture& capture, cl_command_queue queue, cl_kernel kernel,
@@ -203,6 +273,8 @@ void ClRecorder::use_kernel(RangeCapture& capture, cl_command_queue queue, cl_ke
     const auto& arg = info.args[i];
     if (arg.kind == trace::ArgKind::Buffer) {
       use_buffer(capture, queue, info.arg_buffers[i], num_wait, wait);
+    } else if (arg.kind == trace::ArgKind::Pointer && info.arg_svm[i] != 0) {
+      use_svm(capture, queue, info.arg_svm[i], num_wait, wait);
     } else if (arg.kind == trace::ArgKind::Sampler) {
       capture.objects.insert(arg.object);
       for (const auto& [handle, sampler] : objects_.samplers) {
@@ -212,6 +284,7 @@ void ClRecorder::use_kernel(RangeCapture& capture, cl_command_queue queue, cl_ke
       }
     }
   }
+  for (const std::uint64_t base : info.indirect_svm) use_svm(capture, queue, base, num_wait, wait);
   ++capture.kernels;
 }
 
@@ -270,6 +343,7 @@ void ClRecorder::release_range_objects() {
   range_events_.clear();
   range_queues_.clear();
   touched_roots_.clear();
+  touched_svm_.clear();
 }
 
 void ClRecorder::finish_range(RangeCapture& capture, bool final_state) {
@@ -300,6 +374,18 @@ void ClRecorder::finish_range(RangeCapture& capture, bool final_state) {
         break;
       }
       capture.final.emplace_back(info.id, snapshot_when_read(std::move(bytes), read));
+    }
+    for (const auto& [base, queue] : touched_svm_) {
+      const SvmInfo* info = objects_.svm.at(base);
+      if (info == nullptr) continue;
+      try {
+        capture.final.emplace_back(info->id, read_svm(queue, base, info->size, 0, nullptr));
+      } catch (const std::exception& e) {
+        CaptureSession::get()->warn(std::string(e.what()) +
+                                    "; the range has no final state to verify against");
+        capture.final.clear();
+        break;
+      }
     }
     if (ordered) next().clFlush(range_queues_.front());
   }
@@ -333,6 +419,7 @@ void ClRecorder::abandon_range(RangeCapture&) {
   range_events_.clear();
   range_queues_.clear();
   touched_roots_.clear();
+  touched_svm_.clear();
 }
 
 CaptureBackend::DeferredRecord ClRecorder::describe_program(cl_program program,
@@ -424,7 +511,26 @@ CaptureBackend::DeferredRecord ClRecorder::describe_buffer(const BufferInfo& inf
                        info.size,
                        info.parent != nullptr ? buffer_id(info.parent) : 0,
                        info.origin,
-                       std::nullopt};
+                       std::nullopt,
+                       trace::MemoryKind::Buffer,
+                       0};
+  if (info.svm_base != 0) {
+    // Made over an SVM allocation: that is its parent, at the offset.
+    if (const SvmInfo* svm = objects_.svm.at(info.svm_base)) record.parent = svm->id;
+    record.origin = info.svm_offset;
+  }
+  return [record] { return trace::Record{record}; };
+}
+
+CaptureBackend::DeferredRecord ClRecorder::describe_svm(std::uint64_t base, const SvmInfo& info) {
+  trace::Buffer record;
+  record.id = info.id;
+  record.context = context_id(info.context);
+  record.flags = info.flags;
+  record.size = info.size;
+  record.device_address = base;
+  record.kind = trace::MemoryKind::Pointer;
+  record.alignment = info.alignment;
   return [record] { return trace::Record{record}; };
 }
 

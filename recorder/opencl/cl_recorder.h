@@ -16,11 +16,12 @@ namespace msprof::record::opencl {
 
 // A host mapping of a buffer, kept from map to unmap.
 struct Mapping {
-  cl_mem buffer = nullptr;
+  cl_mem buffer = nullptr;  // null for SVM
   cl_map_flags flags = 0;
   std::uint64_t offset = 0, size = 0;
-  std::uint64_t seq = 0;  // the map command, in the range that mapped it
-  CaptureId range = 0;    // that range; 0 when mapped outside a captured range
+  std::uint64_t seq = 0;       // the map command, in the range that mapped it
+  CaptureId range = 0;         // that range; 0 when mapped outside a captured range
+  std::uint64_t svm_base = 0;  // the SVM allocation mapped (clEnqueueSVMMap)
 };
 
 // The OpenCL side of a recording: the program's objects, and what the range
@@ -31,6 +32,7 @@ class ClRecorder final : public CaptureBackend {
 
   ClObjects& objects() { return objects_; }
   std::unordered_map<void*, Mapping>& mappings() { return mappings_; }
+  std::unordered_map<void*, Mapping>& svm_mappings() { return svm_mappings_; }
 
   // While capturing (lock held): the queue and buffers a command uses. A
   // buffer's root is snapshotted before its first use in the range, on the
@@ -40,6 +42,18 @@ class ClRecorder final : public CaptureBackend {
                   const cl_event* wait);
   void use_kernel(RangeCapture& capture, cl_command_queue queue, cl_kernel kernel, cl_uint num_wait,
                   const cl_event* wait);
+  // While capturing: an SVM allocation a command uses, by its base. Its
+  // initial state is read on the command's queue before its first use.
+  void use_svm(RangeCapture& capture, cl_command_queue queue, std::uint64_t base, cl_uint num_wait,
+               const cl_event* wait);
+  // The SVM allocation holding `p`, as the trace names it.
+  std::optional<record::AllocationMap<SvmInfo>::Location> svm_at(const void* p) {
+    return objects_.svm.find(reinterpret_cast<std::uintptr_t>(p));
+  }
+  // An SVM allocation is being freed (on `queue` by clEnqueueSVMFree, or
+  // now by clSVMFree when null): a range that touched it gets its final
+  // state before the memory goes, and the allocation is forgotten.
+  void svm_freed(std::uint64_t base, cl_command_queue queue);
   std::vector<CaptureId> wait_ids(cl_uint num_wait, const cl_event* wait) const;
   CaptureId buffer_id(cl_mem mem) const;
   // Adds a command; returns its index in the range.
@@ -67,6 +81,12 @@ class ClRecorder final : public CaptureBackend {
   // not be mapped by the host, or the map fails (a read says why then).
   std::optional<SnapshotPipeline::BlobSlot> snapshot_mapped(cl_command_queue queue, cl_mem root,
                                                             cl_uint num_wait, const cl_event* wait);
+  // Reads an SVM allocation for a snapshot: on an in-order queue without
+  // blocking the program (the snapshot worker waits), else, or when the
+  // memory is about to be freed, blocking.
+  SnapshotPipeline::BlobSlot read_svm(cl_command_queue queue, std::uint64_t base,
+                                      std::uint64_t size, cl_uint num_wait, const cl_event* wait,
+                                      bool freed_next = false);
   bool in_order(cl_command_queue queue) const;
   void release_range_objects();
   // Adds the object's record to the range unless the trace has it already.
@@ -78,16 +98,19 @@ class ClRecorder final : public CaptureBackend {
   DeferredRecord describe_program(cl_program program, const ProgramInfo& info);
   DeferredRecord describe_kernel(cl_kernel kernel, const KernelInfo& info);
   DeferredRecord describe_sampler(const SamplerInfo& info);
+  DeferredRecord describe_svm(std::uint64_t base, const SvmInfo& info);
   CaptureId context_id(cl_context context) const;
 
   ClObjects objects_;
   std::unordered_map<void*, Mapping> mappings_;
+  std::unordered_map<void*, Mapping> svm_mappings_;  // by the pointer mapped
   std::unordered_map<cl_event, CaptureId> range_events_;
   std::vector<std::pair<std::uint64_t, cl_event>> timed_;  // retained until the range ends
   // Retained until the range ends, so the program's releases inside the
   // range cannot free what the recorder still reads.
   std::vector<cl_command_queue> range_queues_;
-  std::vector<std::pair<cl_mem, cl_command_queue>> touched_roots_;  // last queue of each root
+  std::vector<std::pair<cl_mem, cl_command_queue>> touched_roots_;       // last queue of each root
+  std::vector<std::pair<std::uint64_t, cl_command_queue>> touched_svm_;  // likewise, by base
 };
 
 }  // namespace msprof::record::opencl

@@ -70,8 +70,8 @@ cl_int CL_API_CALL layer_clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k,
       [&](RangeCapture& c, ClRecorder& r) {
         r.use_kernel(c, q, k, nw, w);
         const KernelInfo& info = r.objects().kernels.at(k);
-        trace::KernelLaunch launch{info.id,        dim,      dims(dim, off), dims(dim, gws),
-                                   dims(dim, lws), info.args};
+        trace::KernelLaunch launch{info.id,        dim,       dims(dim, off), dims(dim, gws),
+                                   dims(dim, lws), info.args, info.indirect};
         return r.add_command(c, q, nw, w, false, std::move(launch));
       },
       [&](cl_event* e) {
@@ -86,7 +86,7 @@ cl_int CL_API_CALL layer_clEnqueueTask(cl_command_queue q, cl_kernel k, cl_uint 
       [&](RangeCapture& c, ClRecorder& r) {
         r.use_kernel(c, q, k, nw, w);
         const KernelInfo& info = r.objects().kernels.at(k);
-        trace::KernelLaunch launch{info.id, 1, {0}, {1}, {1}, info.args};
+        trace::KernelLaunch launch{info.id, 1, {0}, {1}, {1}, info.args, info.indirect};
         return r.add_command(c, q, nw, w, false, std::move(launch));
       },
       [&](cl_event* e) { return next().clEnqueueTask(q, k, nw, w, e); });
@@ -474,33 +474,165 @@ cl_int CL_API_CALL layer_clEnqueueNativeKernel(cl_command_queue q, void(CL_CALLB
     return next().clEnqueueNativeKernel(q, fn, args, n, nm, mems, locs, nw, w, e);
   });
 }
+// SVM commands name memory by pointer: each pointer becomes allocation +
+// offset. A pointer into no SVM allocation is host memory.
 cl_int CL_API_CALL layer_clEnqueueSVMFree(cl_command_queue q, cl_uint n, void* ptrs[],
                                           void(CL_CALLBACK* fn)(cl_command_queue, cl_uint, void*[],
                                                                 void*),
                                           void* u, cl_uint nw, const cl_event* w, cl_event* e) {
-  return unreplayable("clEnqueueSVMFree",
-                      [&] { return next().clEnqueueSVMFree(q, n, ptrs, fn, u, nw, w, e); });
+  // The allocations outlive the range in replay: the free only orders. A
+  // range's final state of them is read on the queue ahead of the free.
+  if (CaptureSession* session = CaptureSession::get(); session != nullptr) {
+    std::lock_guard lock(session->mutex());
+    for (cl_uint i = 0; ptrs != nullptr && i < n; ++i) {
+      try {
+        ClRecorder::instance().svm_freed(reinterpret_cast<std::uintptr_t>(ptrs[i]), q);
+      } catch (const std::exception& ex) {
+        session->warn(std::string("recorder bookkeeping failed: ") + ex.what());
+      }
+    }
+  }
+  return captured(
+      q, nw, w, e,
+      [&](RangeCapture& c, ClRecorder& r) {
+        return r.add_command(c, q, nw, w, false, trace::Marker{});
+      },
+      [&](cl_event* ev) { return next().clEnqueueSVMFree(q, n, ptrs, fn, u, nw, w, ev); });
 }
+
 cl_int CL_API_CALL layer_clEnqueueSVMMemcpy(cl_command_queue q, cl_bool b, void* d, const void* s,
                                             size_t n, cl_uint nw, const cl_event* w, cl_event* e) {
-  return unreplayable("clEnqueueSVMMemcpy",
-                      [&] { return next().clEnqueueSVMMemcpy(q, b, d, s, n, nw, w, e); });
+  return captured(
+      q, nw, w, e,
+      [&](RangeCapture& c, ClRecorder& r) {
+        const auto src = r.svm_at(s), dst = r.svm_at(d);
+        if (src) r.use_svm(c, q, src->base, nw, w);
+        if (dst) r.use_svm(c, q, dst->base, nw, w);
+        const bool blocking = b != CL_FALSE;
+        if (src && dst) {
+          return r.add_command(
+              c, q, nw, w, blocking,
+              trace::BufferCopy{src->info->id, dst->info->id, src->offset, dst->offset, n, {}});
+        }
+        if (dst) {
+          const std::size_t index = r.add_command(
+              c, q, nw, w, blocking, trace::BufferWrite{dst->info->id, dst->offset, n, {}, {}});
+          c.command_data.emplace_back(
+              index, CaptureSession::get()->snapshot_copy({static_cast<const std::byte*>(s), n}));
+          return index;
+        }
+        if (src) {
+          return r.add_command(c, q, nw, w, blocking,
+                               trace::BufferRead{src->info->id, src->offset, n, {}});
+        }
+        // Host to host through the queue: nothing of the device changes.
+        return r.add_command(c, q, nw, w, blocking, trace::Marker{});
+      },
+      [&](cl_event* ev) { return next().clEnqueueSVMMemcpy(q, b, d, s, n, nw, w, ev); });
 }
+
 cl_int CL_API_CALL layer_clEnqueueSVMMemFill(cl_command_queue q, void* p, const void* pat,
                                              size_t ps, size_t n, cl_uint nw, const cl_event* w,
                                              cl_event* e) {
-  return unreplayable("clEnqueueSVMMemFill",
-                      [&] { return next().clEnqueueSVMMemFill(q, p, pat, ps, n, nw, w, e); });
+  return captured(
+      q, nw, w, e,
+      [&](RangeCapture& c, ClRecorder& r) -> std::optional<std::size_t> {
+        const auto at = r.svm_at(p);
+        if (!at) {
+          CaptureSession::get()->not_replayable(
+              "clEnqueueSVMMemFill on a pointer into no SVM allocation (system SVM)");
+          return std::nullopt;
+        }
+        r.use_svm(c, q, at->base, nw, w);
+        const auto* bytes = static_cast<const std::uint8_t*>(pat);
+        return r.add_command(
+            c, q, nw, w, false,
+            trace::BufferFill{at->info->id, std::vector<std::uint8_t>(bytes, bytes + ps),
+                              at->offset, n});
+      },
+      [&](cl_event* ev) { return next().clEnqueueSVMMemFill(q, p, pat, ps, n, nw, w, ev); });
 }
+
 cl_int CL_API_CALL layer_clEnqueueSVMMap(cl_command_queue q, cl_bool b, cl_map_flags f, void* p,
                                          size_t n, cl_uint nw, const cl_event* w, cl_event* e) {
-  return unreplayable("clEnqueueSVMMap",
-                      [&] { return next().clEnqueueSVMMap(q, b, f, p, n, nw, w, e); });
+  std::optional<std::uint64_t> seq;
+  CaptureId range = 0;
+  const cl_int status = captured(
+      q, nw, w, e,
+      [&](RangeCapture& c, ClRecorder& r) -> std::optional<std::size_t> {
+        const auto at = r.svm_at(p);
+        if (!at) return r.add_command(c, q, nw, w, b != CL_FALSE, trace::Marker{});
+        r.use_svm(c, q, at->base, nw, w);
+        const std::size_t index = r.add_command(c, q, nw, w, b != CL_FALSE,
+                                                trace::BufferMap{at->info->id, f, at->offset, n});
+        seq = index;
+        range = c.range.id;
+        return index;
+      },
+      [&](cl_event* ev) { return next().clEnqueueSVMMap(q, b, f, p, n, nw, w, ev); });
+  if (status == CL_SUCCESS && CaptureSession::get() != nullptr) {
+    record_objects([&](ClObjects& o) {
+      if (const auto at = o.svm.find(reinterpret_cast<std::uintptr_t>(p))) {
+        ClRecorder::instance().svm_mappings()[p] =
+            Mapping{nullptr, f, at->offset, n, seq.value_or(0), range, at->base};
+      }
+    });
+  }
+  return status;
 }
+
 cl_int CL_API_CALL layer_clEnqueueSVMUnmap(cl_command_queue q, void* p, cl_uint nw,
                                            const cl_event* w, cl_event* e) {
-  return unreplayable("clEnqueueSVMUnmap",
-                      [&] { return next().clEnqueueSVMUnmap(q, p, nw, w, e); });
+  const cl_int status = captured(
+      q, nw, w, e,
+      [&](RangeCapture& c, ClRecorder& r) -> std::optional<std::size_t> {
+        const auto it = r.svm_mappings().find(p);
+        const auto at = r.svm_at(p);
+        if (it == r.svm_mappings().end() || !at) {
+          return r.add_command(c, q, nw, w, false, trace::Marker{});
+        }
+        const Mapping mapping = it->second;
+        r.svm_mappings().erase(it);
+        r.use_svm(c, q, mapping.svm_base, nw, w);
+        const bool mapped_here = mapping.range != 0 && mapping.range == c.range.id;
+        trace::BufferUnmap unmap{at->info->id,
+                                 mapped_here ? mapping.seq : trace::kMappedBeforeRange,
+                                 mapping.offset,
+                                 0,
+                                 {}};
+        const bool wrote = (mapping.flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0;
+        if (wrote) unmap.size = mapping.size;
+        const std::size_t index = r.add_command(c, q, nw, w, false, std::move(unmap));
+        if (wrote) {
+          c.command_data.emplace_back(index, CaptureSession::get()->snapshot_copy(
+                                                 {static_cast<const std::byte*>(p), mapping.size}));
+        }
+        return index;
+      },
+      [&](cl_event* ev) { return next().clEnqueueSVMUnmap(q, p, nw, w, ev); });
+  // Outside a range the mapping is forgotten here (the lock is free again).
+  if (status == CL_SUCCESS) {
+    record_objects([&](ClObjects&) { ClRecorder::instance().svm_mappings().erase(p); });
+  }
+  return status;
+}
+
+cl_int CL_API_CALL layer_clEnqueueSVMMigrateMem(cl_command_queue q, cl_uint n, const void** ptrs,
+                                                const size_t* sizes, cl_mem_migration_flags flags,
+                                                cl_uint nw, const cl_event* w, cl_event* e) {
+  // Migration moves data but never changes it: a marker that keeps the
+  // dependencies, as for clEnqueueMigrateMemObjects.
+  return captured(
+      q, nw, w, e,
+      [&](RangeCapture& c, ClRecorder& r) {
+        for (cl_uint i = 0; ptrs != nullptr && i < n; ++i) {
+          if (const auto at = r.svm_at(ptrs[i])) r.use_svm(c, q, at->base, nw, w);
+        }
+        return r.add_command(c, q, nw, w, false, trace::Marker{});
+      },
+      [&](cl_event* ev) {
+        return next().clEnqueueSVMMigrateMem(q, n, ptrs, sizes, flags, nw, w, ev);
+      });
 }
 
 }  // namespace
@@ -538,6 +670,7 @@ void install_enqueue_intercepts(cl_icd_dispatch& t) {
   t.clEnqueueSVMMemFill = layer_clEnqueueSVMMemFill;
   t.clEnqueueSVMMap = layer_clEnqueueSVMMap;
   t.clEnqueueSVMUnmap = layer_clEnqueueSVMUnmap;
+  t.clEnqueueSVMMigrateMem = layer_clEnqueueSVMMigrateMem;
 }
 
 }  // namespace msprof::record::opencl

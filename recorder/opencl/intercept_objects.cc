@@ -130,12 +130,22 @@ cl_int CL_API_CALL layer_clGetEventProfilingInfo(cl_event event, cl_profiling_in
 }
 
 void add_buffer(cl_mem mem, cl_context context, cl_mem_flags flags, std::uint64_t size,
-                cl_mem parent, std::uint64_t origin) {
+                cl_mem parent, std::uint64_t origin, const void* host = nullptr) {
   if (mem == nullptr) return;
   record_objects([&](ClObjects& o) {
     o.images.erase(mem);
-    o.buffers[mem] = {CaptureSession::get()->new_id(), context, flags, size, parent, origin};
-    if (parent == nullptr) CaptureSession::get()->buffer_created_locked(size);
+    BufferInfo info{CaptureSession::get()->new_id(), context, flags, size, parent, origin};
+    // A buffer over SVM memory aliases the allocation: replay must make it
+    // over the replayed allocation, or kernels on the two would part ways.
+    if (parent == nullptr && host != nullptr && (flags & CL_MEM_USE_HOST_PTR) != 0) {
+      if (const auto at = o.svm.find(reinterpret_cast<std::uintptr_t>(host))) {
+        info.svm_base = at->base;
+        info.svm_offset = at->offset;
+      }
+    }
+    const bool own_memory = parent == nullptr && info.svm_base == 0;
+    o.buffers[mem] = info;
+    if (own_memory) CaptureSession::get()->buffer_created_locked(size);
   });
 }
 
@@ -150,7 +160,7 @@ void add_image(cl_mem mem) {
 cl_mem CL_API_CALL layer_clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size,
                                         void* host, cl_int* err) {
   cl_mem m = next().clCreateBuffer(context, flags, size, host, err);
-  add_buffer(m, context, flags, size, nullptr, 0);
+  add_buffer(m, context, flags, size, nullptr, 0, host);
   return m;
 }
 
@@ -159,7 +169,7 @@ cl_mem CL_API_CALL layer_clCreateBufferWithProperties(cl_context context,
                                                       cl_mem_flags flags, size_t size, void* host,
                                                       cl_int* err) {
   cl_mem m = next().clCreateBufferWithProperties(context, props, flags, size, host, err);
-  add_buffer(m, context, flags, size, nullptr, 0);
+  add_buffer(m, context, flags, size, nullptr, 0, host);
   return m;
 }
 
@@ -367,6 +377,7 @@ void add_kernel(cl_kernel kernel, cl_program program, std::string name) {
     info.num_args = num_args;
     info.args.resize(num_args);
     info.arg_buffers.resize(num_args, nullptr);
+    info.arg_svm.resize(num_args, 0);
     info.arg_unreplayable.resize(num_args);
     for (cl_uint i = 0; i < num_args; ++i) info.args[i].index = i;
     o.kernels[kernel] = std::move(info);
@@ -418,6 +429,7 @@ cl_int CL_API_CALL layer_clSetKernelArg(cl_kernel kernel, cl_uint index, size_t 
     trace::KernelArg arg;
     arg.index = index;
     k.arg_buffers[index] = nullptr;
+    k.arg_svm[index] = 0;
     k.arg_unreplayable[index].clear();
     if (value == nullptr) {
       // A __local size, or a NULL buffer: both replay as the same call.
@@ -456,10 +468,21 @@ cl_int CL_API_CALL layer_clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint inde
     if (it == o.kernels.end() || index >= it->second.args.size()) return;
     KernelInfo& k = it->second;
     k.arg_buffers[index] = nullptr;
-    k.arg_unreplayable[index] = "clSetKernelArgSVMPointer";
+    k.arg_svm[index] = 0;
+    k.arg_unreplayable[index].clear();
     trace::KernelArg arg;
     arg.index = index;
-    arg.kind = trace::ArgKind::Bytes;
+    arg.kind = trace::ArgKind::Pointer;
+    if (value != nullptr) {
+      if (const auto at = o.svm.find(reinterpret_cast<std::uintptr_t>(value))) {
+        arg.object = at->info->id;
+        arg.offset = at->offset;
+        k.arg_svm[index] = at->base;
+      } else {
+        k.arg_unreplayable[index] =
+            "clSetKernelArgSVMPointer with a pointer into no SVM allocation (system SVM)";
+      }
+    }
     k.args[index] = std::move(arg);
   });
   return status;
@@ -469,21 +492,72 @@ cl_int CL_API_CALL layer_clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_in
                                              size_t size, const void* value) {
   const cl_int status = next().clSetKernelExecInfo(kernel, what, size, value);
   if (status != CL_SUCCESS) return status;
-  // An empty list of indirect SVM pointers, or fine-grained system SVM
-  // turned off, is the kernel's state before any such call.
-  const bool cleared = (what == CL_KERNEL_EXEC_INFO_SVM_PTRS && size == 0) ||
-                       (what == CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM && value != nullptr &&
-                        size == sizeof(cl_bool) && *static_cast<const cl_bool*>(value) == CL_FALSE);
   record_objects([&](ClObjects& o) {
     const auto it = o.kernels.find(kernel);
     if (it == o.kernels.end()) return;
-    if (cleared) {
-      it->second.exec_info_unreplayable.reset();
+    KernelInfo& k = it->second;
+    if (what == CL_KERNEL_EXEC_INFO_SVM_PTRS) {
+      // Replaces the list; each pointer as allocation + offset.
+      k.indirect.clear();
+      k.indirect_svm.clear();
+      k.exec_info_unreplayable.reset();
+      const auto* pointers = static_cast<void* const*>(value);
+      for (std::size_t i = 0; pointers != nullptr && i < size / sizeof(void*); ++i) {
+        const auto at = o.svm.find(reinterpret_cast<std::uintptr_t>(pointers[i]));
+        if (!at) {
+          k.exec_info_unreplayable =
+              "clSetKernelExecInfo with a pointer into no SVM allocation (system SVM)";
+          continue;
+        }
+        trace::KernelArg arg;
+        arg.index = static_cast<std::uint32_t>(i);
+        arg.kind = trace::ArgKind::Pointer;
+        arg.object = at->info->id;
+        arg.offset = at->offset;
+        k.indirect.push_back(std::move(arg));
+        k.indirect_svm.push_back(at->base);
+      }
+    } else if (what == CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM) {
+      // Any host pointer may then be reached: no allocation to record.
+      const bool on = value != nullptr && size == sizeof(cl_bool) &&
+                      *static_cast<const cl_bool*>(value) != CL_FALSE;
+      if (on) {
+        k.exec_info_unreplayable = "clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM)";
+      } else {
+        k.exec_info_unreplayable.reset();
+      }
     } else {
-      it->second.exec_info_unreplayable = "clSetKernelExecInfo";
+      k.exec_info_unreplayable = "clSetKernelExecInfo(" + std::to_string(what) + ")";
     }
   });
   return status;
+}
+
+void* CL_API_CALL layer_clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size,
+                                   cl_uint alignment) {
+  void* p = next().clSVMAlloc(context, flags, size, alignment);
+  if (p == nullptr) return p;
+  record_objects([&](ClObjects& o) {
+    o.svm.add(reinterpret_cast<std::uintptr_t>(p),
+              SvmInfo{CaptureSession::get()->new_id(), context, flags, size, alignment});
+    CaptureSession::get()->buffer_created_locked(size);
+  });
+  return p;
+}
+
+void CL_API_CALL layer_clSVMFree(cl_context context, void* p) {
+  if (p != nullptr && CaptureSession::get() != nullptr) {
+    // The final state of an allocation the range touched is read now: the
+    // memory is gone after the call.
+    CaptureSession* session = CaptureSession::get();
+    try {
+      std::lock_guard lock(session->mutex());
+      ClRecorder::instance().svm_freed(reinterpret_cast<std::uintptr_t>(p), nullptr);
+    } catch (const std::exception& e) {
+      session->warn(std::string("recorder bookkeeping failed: ") + e.what());
+    }
+  }
+  next().clSVMFree(context, p);
 }
 
 cl_sampler CL_API_CALL layer_clCreateSampler(cl_context context, cl_bool normalized,
@@ -562,6 +636,8 @@ void install_object_intercepts(cl_icd_dispatch& t) {
   t.clSetKernelArgSVMPointer = layer_clSetKernelArgSVMPointer;
   t.clSetKernelExecInfo = layer_clSetKernelExecInfo;
   t.clCreateSampler = layer_clCreateSampler;
+  t.clSVMAlloc = layer_clSVMAlloc;
+  t.clSVMFree = layer_clSVMFree;
   t.clReleaseMemObject = layer_clReleaseMemObject;
   t.clReleaseKernel = layer_clReleaseKernel;
 }

@@ -100,7 +100,7 @@ std::map<trace::CaptureId, BufferUse> buffer_uses(
       if (it != learned.end()) arg_info = &it->second;
     }
     for (const auto& arg : launch->args) {
-      if (arg.kind != trace::ArgKind::Buffer || arg.index >= arg_info->size()) continue;
+      if (!arg.names_memory() || arg.index >= arg_info->size()) continue;
       const auto& info = (*arg_info)[arg.index];
       const ElementType type = element_type_of(info.type_name);
       const bool may_write = (info.type_qualifier & kTypeQualifierConst) == 0;

@@ -67,8 +67,11 @@ RangePlan plan_range(const trace::Range& range, const TraceCatalog& catalog) {
           if constexpr (std::is_same_v<T, trace::KernelLaunch>) {
             objects.kernel(body.kernel);
             for (const auto& arg : body.args) {
-              if (arg.kind == trace::ArgKind::Buffer) objects.buffer(arg.object);
+              if (arg.names_memory()) objects.buffer(arg.object);
               if (arg.kind == trace::ArgKind::Sampler) objects.sampler(arg.object);
+            }
+            for (const auto& arg : body.indirect) {
+              if (arg.names_memory()) objects.buffer(arg.object);
             }
           } else if constexpr (std::is_same_v<T, trace::BufferCopy>) {
             objects.buffer(body.src);

@@ -434,7 +434,7 @@ void ReplaySession::fill_kernels(RangeResult& result, const trace::Range& range)
     }
     std::set<trace::CaptureId> seen;
     for (const auto& arg : body->args) {
-      if (arg.kind != trace::ArgKind::Buffer || !seen.insert(arg.object).second) continue;
+      if (!arg.names_memory() || !seen.insert(arg.object).second) continue;
       k.bytes += catalog_.buffer(arg.object).size;
     }
     for (const auto& timing : range.timings) {

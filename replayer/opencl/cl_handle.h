@@ -43,4 +43,34 @@ using ClKernel = ClHandle<cl_kernel, clReleaseKernel>;
 using ClEvent = ClHandle<cl_event, clReleaseEvent>;
 using ClSampler = ClHandle<cl_sampler, clReleaseSampler>;
 
+// Owns an SVM allocation (clSVMAlloc) and frees it exactly once.
+class ClSvm {
+ public:
+  ClSvm() = default;
+  ClSvm(cl_context context, void* pointer) : context_(context), pointer_(pointer) {}
+  ~ClSvm() { reset(); }
+  ClSvm(ClSvm&& other) noexcept
+      : context_(other.context_), pointer_(std::exchange(other.pointer_, nullptr)) {}
+  ClSvm& operator=(ClSvm&& other) noexcept {
+    if (this != &other) {
+      reset();
+      context_ = other.context_;
+      pointer_ = std::exchange(other.pointer_, nullptr);
+    }
+    return *this;
+  }
+  ClSvm(const ClSvm&) = delete;
+  ClSvm& operator=(const ClSvm&) = delete;
+
+  void* get() const { return pointer_; }
+  void reset() {
+    if (pointer_ != nullptr) clSVMFree(context_, pointer_);
+    pointer_ = nullptr;
+  }
+
+ private:
+  cl_context context_ = nullptr;
+  void* pointer_ = nullptr;
+};
+
 }  // namespace msprof::replay::opencl

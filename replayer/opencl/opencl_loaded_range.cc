@@ -58,6 +58,13 @@ OpenClLoadedRange::OpenClLoadedRange(OpenClDevice& device, const RangePlan& plan
   upload_initial_state(plan, reader);
   prepare_restores();
   load_host_data(range_, reader);
+  if (!svm_.empty() && !addresses_.identity()) {
+    // OpenCL cannot place an SVM allocation at a chosen address.
+    notes_.push_back(std::to_string(svm_.size()) +
+                     " SVM allocation(s) replayed at new addresses; " +
+                     std::to_string(translated_words_) +
+                     " pointer(s) stored in them moved along, and moved back for verification");
+  }
   for (const auto& c : range_.commands) {
     if (std::holds_alternative<trace::KernelLaunch>(c.body)) kernel_seqs_.insert(c.seq);
   }
@@ -145,11 +152,72 @@ void OpenClLoadedRange::create_programs(const RangePlan& plan, const trace::Trac
   }
 }
 
+void OpenClLoadedRange::create_svm(const trace::Buffer& b) {
+  constexpr cl_svm_mem_flags kSvmFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY |
+                                         CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS;
+  const cl_svm_mem_flags flags = b.flags & kSvmFlags;
+  const auto size = std::max<std::uint64_t>(b.size, 1);
+  void* pointer = clSVMAlloc(device_.context(), flags, size, static_cast<cl_uint>(b.alignment));
+  if (pointer == nullptr) {
+    const bool fine = (flags & CL_MEM_SVM_FINE_GRAIN_BUFFER) != 0;
+    throw DeviceError("the device gave no " + std::string(fine ? "fine" : "coarse") +
+                      "-grained SVM allocation of " + std::to_string(b.size) +
+                      " bytes for allocation " + std::to_string(b.id) +
+                      "; replay on a device whose clinfo lists that SVM capability");
+  }
+  ClSvm owned(device_.context(), pointer);
+  const cl_uchar zero = 0;
+  cl_check(
+      clEnqueueSVMMemFill(device_.control_queue(), pointer, &zero, 1, size, 0, nullptr, nullptr),
+      "clEnqueueSVMMemFill");
+  if (evicts_lines_) line_flush_.add({static_cast<const std::byte*>(pointer), b.size});
+  if (b.device_address)
+    addresses_.add(*b.device_address, b.size, reinterpret_cast<std::uintptr_t>(pointer));
+  svm_.emplace(b.id, std::move(owned));
+  buffer_sizes_.emplace(b.id, b.size);
+}
+
+std::byte* OpenClLoadedRange::svm(trace::CaptureId id) const {
+  const auto it = svm_.find(id);
+  return it == svm_.end() ? nullptr : static_cast<std::byte*>(it->second.get());
+}
+
+void OpenClLoadedRange::translate_in(trace::CaptureId id, std::span<std::byte> bytes,
+                                     std::uint64_t offset) {
+  if (svm(id) != nullptr) translated_words_ += addresses_.to_replay(bytes, offset);
+}
+
+void OpenClLoadedRange::write_memory(cl_command_queue q, trace::CaptureId id, std::uint64_t offset,
+                                     std::span<const std::byte> bytes) {
+  if (std::byte* base = svm(id)) {
+    std::vector<std::byte> moved(bytes.begin(), bytes.end());
+    addresses_.to_replay(moved, offset);
+    cl_check(clEnqueueSVMMemcpy(q, CL_TRUE, base + offset, moved.data(), moved.size(), 0, nullptr,
+                                nullptr),
+             "clEnqueueSVMMemcpy");
+    return;
+  }
+  cl_check(clEnqueueWriteBuffer(q, mem(id), CL_TRUE, offset, bytes.size(), bytes.data(), 0, nullptr,
+                                nullptr),
+           "clEnqueueWriteBuffer");
+}
+
 void OpenClLoadedRange::create_buffers(const RangePlan& plan) {
+  // Pointer allocations first: buffers may be made over their memory.
   for (const auto* b : plan.buffers) {
+    if (b->is_pointer()) create_svm(*b);
+  }
+  for (const auto* b : plan.buffers) {
+    if (b->is_pointer()) continue;
     cl_int err = CL_SUCCESS;
     ClMem mem;
-    if (b->parent == 0) {
+    if (std::byte* base = b->parent != 0 ? svm(b->parent) : nullptr) {
+      // A buffer over SVM memory (CL_MEM_USE_HOST_PTR), as recorded: the
+      // kernels that use it see the allocation's bytes.
+      mem = ClMem(clCreateBuffer(device_.context(), (b->flags & kAccessFlags) | CL_MEM_USE_HOST_PTR,
+                                 std::max<std::uint64_t>(b->size, 1), base + b->origin, &err));
+      cl_check(err, "clCreateBuffer over SVM");
+    } else if (b->parent == 0) {
       std::span<const std::byte> host;
       mem = create_buffer(b->flags & ~kStrippedFlags, b->size, err, &host);
       cl_check(err, "clCreateBuffer");
@@ -183,6 +251,17 @@ void OpenClLoadedRange::upload_initial_state(const RangePlan& plan,
     // The buffer was made zeros: a state of zeros is there already.
     if (is_zero_blob(reader, state.blob)) continue;
     std::uint64_t offset = 0;
+    if (std::byte* base = svm(state.buffer)) {
+      reader.stream_blob(state.blob, [&](std::span<const std::byte> chunk) {
+        std::vector<std::byte> moved(chunk.begin(), chunk.end());
+        translate_in(state.buffer, moved, offset);
+        cl_check(clEnqueueSVMMemcpy(device_.control_queue(), CL_TRUE, base + offset, moved.data(),
+                                    moved.size(), 0, nullptr, nullptr),
+                 "clEnqueueSVMMemcpy");
+        offset += chunk.size();
+      });
+      continue;
+    }
     const cl_mem target = mem(state.buffer);
     reader.stream_blob(state.blob, [&](std::span<const std::byte> chunk) {
       cl_check(clEnqueueWriteBuffer(device_.control_queue(), target, CL_TRUE, offset, chunk.size(),
@@ -198,6 +277,23 @@ void OpenClLoadedRange::prepare_restores() {
   for (auto& restore : restores_.buffers) {
     const auto& state = restore.state;
     restored_bytes_ += state.blob.size;
+    if (restore.source == RestoreSource::Copy && copies_fit && svm(state.buffer) != nullptr) {
+      const auto size = std::max<std::uint64_t>(state.blob.size, 1);
+      ClSvm copy(device_.context(), clSVMAlloc(device_.context(), CL_MEM_READ_WRITE, size, 0));
+      cl_int err = copy.get() != nullptr ? CL_SUCCESS : CL_OUT_OF_RESOURCES;
+      if (err == CL_SUCCESS) {
+        err = clEnqueueSVMMemcpy(device_.control_queue(), CL_TRUE, copy.get(), svm(state.buffer),
+                                 size, 0, nullptr, nullptr);
+      }
+      if (err == CL_SUCCESS) {
+        pristine_svm_.emplace(state.buffer, std::move(copy));
+        continue;
+      }
+      copies_fit = false;
+      restores_changed_ = true;
+      notes_.push_back("no device memory for a restore copy (" + cl_error_name(err) +
+                       "): restoring from the trace instead");
+    }
     if (restore.source == RestoreSource::Copy && copies_fit) {
       cl_int err = CL_SUCCESS;
       ClMem copy = create_buffer(CL_MEM_READ_WRITE, state.blob.size, err);
@@ -236,11 +332,14 @@ void OpenClLoadedRange::load_host_data(const trace::Range& range,
                        throw PlanError("the data of write " + std::to_string(command.seq) +
                                        " is shorter than the write; the trace is damaged");
                      }
+                     translate_in(w.buffer, data, w.offset);
                      host_data_.emplace(command.seq, std::move(data));
                    },
                    [&](const trace::BufferUnmap& u) {
-                     if (u.data.present())
-                       host_data_.emplace(command.seq, reader.read_blob(u.data));
+                     if (!u.data.present()) return;
+                     auto data = reader.read_blob(u.data);
+                     translate_in(u.buffer, data, u.offset);
+                     host_data_.emplace(command.seq, std::move(data));
                    },
                    [&](const trace::BufferRead& r) {
                      host_data_.emplace(command.seq, std::vector<std::byte>(
@@ -283,9 +382,23 @@ void OpenClLoadedRange::restore() {
                  "clEnqueueCopyBuffer");
       }
     }
+    for (const auto& [id, copy] : pristine_svm_) {
+      const auto* from = static_cast<const std::byte*>(copy.get());
+      for (const auto& piece : copy_pieces(buffer_sizes_.at(id), workers)) {
+        cl_check(clEnqueueSVMMemcpy(q, CL_FALSE, svm(id) + piece.offset, from + piece.offset,
+                                    piece.size, 0, nullptr, nullptr),
+                 "clEnqueueSVMMemcpy");
+      }
+    }
     const cl_uchar zero = 0;
     for (const auto id : zero_restored_) {
       for (const auto& piece : copy_pieces(buffer_sizes_.at(id), workers)) {
+        if (std::byte* base = svm(id)) {
+          cl_check(clEnqueueSVMMemFill(q, base + piece.offset, &zero, 1, piece.size, 0, nullptr,
+                                       nullptr),
+                   "clEnqueueSVMMemFill");
+          continue;
+        }
         cl_check(clEnqueueFillBuffer(q, mem(id), &zero, 1, piece.offset, piece.size, 0, nullptr,
                                      nullptr),
                  "clEnqueueFillBuffer");
@@ -302,9 +415,7 @@ void OpenClLoadedRange::restore() {
                           bytes.size());
               return;
             }
-            cl_check(clEnqueueWriteBuffer(q, mem(id), CL_TRUE, offset, bytes.size(), bytes.data(),
-                                          0, nullptr, nullptr),
-                     "clEnqueueWriteBuffer");
+            write_memory(q, id, offset, bytes);
           });
     }
   } catch (...) {
@@ -391,7 +502,10 @@ cl_event OpenClLoadedRange::enqueue(const trace::Command& command) {
           [&](const trace::KernelLaunch& k) { event = enqueue_kernel(q, k, waits); },
           [&](const trace::BufferWrite& b) {
             const void* data = host_data_.at(command.seq).data();
-            if (b.rect) {
+            if (std::byte* base = svm(b.buffer)) {
+              cl_check(clEnqueueSVMMemcpy(q, CL_FALSE, base + b.offset, data, b.size, n, w, &event),
+                       "clEnqueueSVMMemcpy");
+            } else if (b.rect) {
               const auto bo = triple(b.rect->buffer_origin, 0), ho = triple(b.rect->host_origin, 0),
                          rg = triple(b.rect->region, 1);
               cl_check(clEnqueueWriteBufferRect(q, mem(b.buffer), CL_FALSE, bo.data(), ho.data(),
@@ -407,7 +521,10 @@ cl_event OpenClLoadedRange::enqueue(const trace::Command& command) {
           },
           [&](const trace::BufferRead& b) {
             void* data = host_data_.at(command.seq).data();
-            if (b.rect) {
+            if (std::byte* base = svm(b.buffer)) {
+              cl_check(clEnqueueSVMMemcpy(q, CL_FALSE, data, base + b.offset, b.size, n, w, &event),
+                       "clEnqueueSVMMemcpy");
+            } else if (b.rect) {
               const auto bo = triple(b.rect->buffer_origin, 0), ho = triple(b.rect->host_origin, 0),
                          rg = triple(b.rect->region, 1);
               cl_check(clEnqueueReadBufferRect(q, mem(b.buffer), CL_FALSE, bo.data(), ho.data(),
@@ -422,7 +539,18 @@ cl_event OpenClLoadedRange::enqueue(const trace::Command& command) {
             }
           },
           [&](const trace::BufferCopy& c) {
-            if (c.rect) {
+            std::byte* const from = svm(c.src);
+            std::byte* const to = svm(c.dst);
+            if ((from == nullptr) != (to == nullptr)) {
+              throw PlanError(
+                  "command " + std::to_string(command.seq) +
+                  " copies between a buffer and an SVM allocation; the trace is damaged");
+            }
+            if (from != nullptr) {
+              cl_check(clEnqueueSVMMemcpy(q, CL_FALSE, to + c.dst_offset, from + c.src_offset,
+                                          c.size, n, w, &event),
+                       "clEnqueueSVMMemcpy");
+            } else if (c.rect) {
               const auto so = triple(c.rect->buffer_origin, 0),
                          dor = triple(c.rect->host_origin, 0), rg = triple(c.rect->region, 1);
               cl_check(clEnqueueCopyBufferRect(q, mem(c.src), mem(c.dst), so.data(), dor.data(),
@@ -437,6 +565,12 @@ cl_event OpenClLoadedRange::enqueue(const trace::Command& command) {
             }
           },
           [&](const trace::BufferFill& f) {
+            if (std::byte* base = svm(f.buffer)) {
+              cl_check(clEnqueueSVMMemFill(q, base + f.offset, f.pattern.data(), f.pattern.size(),
+                                           f.size, n, w, &event),
+                       "clEnqueueSVMMemFill");
+              return;
+            }
             cl_check(clEnqueueFillBuffer(q, mem(f.buffer), f.pattern.data(), f.pattern.size(),
                                          f.offset, f.size, n, w, &event),
                      "clEnqueueFillBuffer");
@@ -445,7 +579,12 @@ cl_event OpenClLoadedRange::enqueue(const trace::Command& command) {
             // What the host left in a write mapping is a write; the mapping
             // itself only orders, like a marker.
             const auto it = host_data_.find(command.seq);
-            if (it != host_data_.end() && !it->second.empty()) {
+            if (it != host_data_.end() && !it->second.empty() && svm(u.buffer) != nullptr) {
+              cl_check(clEnqueueSVMMemcpy(q, CL_FALSE, svm(u.buffer) + u.offset, it->second.data(),
+                                          std::min<std::uint64_t>(u.size, it->second.size()), n, w,
+                                          &event),
+                       "clEnqueueSVMMemcpy");
+            } else if (it != host_data_.end() && !it->second.empty()) {
               cl_check(clEnqueueWriteBuffer(q, mem(u.buffer), CL_FALSE, u.offset,
                                             std::min<std::uint64_t>(u.size, it->second.size()),
                                             it->second.data(), n, w, &event),
@@ -525,6 +664,14 @@ cl_event OpenClLoadedRange::enqueue_kernel(cl_command_queue q, const trace::Kern
         err = clSetKernelArg(kernel, arg.index, sizeof s, &s);
         break;
       }
+      case trace::ArgKind::Pointer: {
+        std::byte* base = arg.object != 0 ? svm(arg.object) : nullptr;
+        if (arg.object != 0 && base == nullptr)
+          throw PlanError("allocation " + std::to_string(arg.object) + " is not loaded");
+        err = clSetKernelArgSVMPointer(kernel, arg.index,
+                                       base != nullptr ? base + arg.offset : nullptr);
+        break;
+      }
       case trace::ArgKind::Null: {
         // A pointer to a NULL handle, not a null pointer: that is a NULL
         // buffer argument and also a zero 8-byte scalar, which a recorder
@@ -537,6 +684,18 @@ cl_event OpenClLoadedRange::enqueue_kernel(cl_command_queue q, const trace::Kern
         break;
     }
     cl_check(err, "clSetKernelArg");
+  }
+  if (!launch.indirect.empty()) {
+    std::vector<void*> pointers;
+    for (const auto& arg : launch.indirect) {
+      std::byte* base = svm(arg.object);
+      if (base == nullptr)
+        throw PlanError("allocation " + std::to_string(arg.object) + " is not loaded");
+      pointers.push_back(base + arg.offset);
+    }
+    cl_check(clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS,
+                                 pointers.size() * sizeof(void*), pointers.data()),
+             "clSetKernelExecInfo");
   }
   std::vector<std::size_t> offset(launch.global_offset.begin(), launch.global_offset.end());
   const auto& global_size = sizes && sizes->global ? *sizes->global : launch.global_size;
@@ -597,6 +756,14 @@ void OpenClLoadedRange::read_buffer(trace::CaptureId buffer, std::uint64_t offse
                     std::to_string(size) + " bytes; the trace is damaged");
   }
   if (out.empty()) return;
+  if (std::byte* base = svm(buffer)) {
+    cl_check(clEnqueueSVMMemcpy(device_.control_queue(), CL_TRUE, out.data(), base + offset,
+                                out.size(), 0, nullptr, nullptr),
+             "clEnqueueSVMMemcpy");
+    // Compared with the recording, so in its addresses.
+    addresses_.to_recorded(out, offset);
+    return;
+  }
   cl_check(clEnqueueReadBuffer(device_.control_queue(), mem(buffer), CL_TRUE, offset, out.size(),
                                out.data(), 0, nullptr, nullptr),
            "clEnqueueReadBuffer");

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "replayer/core/address_translation.h"
 #include "replayer/core/host_line_flush.h"
 #include "replayer/core/replay_device.h"
 #include "replayer/core/trace_restorer.h"
@@ -56,6 +57,18 @@ class OpenClLoadedRange : public LoadedRange {
   ClMem create_buffer(cl_mem_flags flags, std::uint64_t size, cl_int& err,
                       std::span<const std::byte>* host_bytes = nullptr);
 
+  // An SVM allocation of the range; what a Pointer allocation of the trace
+  // replays as. Fails with the device's missing capability.
+  void create_svm(const trace::Buffer& buffer);
+  // The replayed address of a Pointer allocation, or null for a buffer.
+  std::byte* svm(trace::CaptureId id) const;
+  // Bytes bound for a Pointer allocation at `offset`, with the recorded
+  // addresses they hold moved to the replayed allocations.
+  void translate_in(trace::CaptureId id, std::span<std::byte> bytes, std::uint64_t offset);
+  // Writes `bytes` at `offset` of a buffer or allocation, blocking.
+  void write_memory(cl_command_queue q, trace::CaptureId id, std::uint64_t offset,
+                    std::span<const std::byte> bytes);
+
   cl_mem mem(trace::CaptureId id) const;
   cl_command_queue queue(trace::CaptureId id) const;
   std::vector<cl_event> wait_list(const trace::Command& command) const;
@@ -84,6 +97,10 @@ class OpenClLoadedRange : public LoadedRange {
   std::map<trace::CaptureId, ClProgram> arg_info_twins_;
   std::map<trace::CaptureId, ClSampler> samplers_;
   std::map<trace::CaptureId, ClMem> buffers_;
+  std::map<trace::CaptureId, ClSvm> svm_;           // Pointer allocations
+  std::map<trace::CaptureId, ClSvm> pristine_svm_;  // their restore copies
+  AddressTranslation addresses_;                    // recorded -> replayed
+  std::uint64_t translated_words_ = 0;              // stored pointers moved at load
   std::map<trace::CaptureId, std::uint64_t> buffer_sizes_;
   // Root buffers in host memory of ours (evicts_lines_), where the device
   // works on them in place.

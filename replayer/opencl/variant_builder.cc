@@ -70,6 +70,8 @@ std::string arg_kind_text(const trace::KernelArg& arg) {
       return "a sampler";
     case trace::ArgKind::Null:
       return "a NULL buffer";
+    case trace::ArgKind::Pointer:
+      return "a pointer";
     case trace::ArgKind::Unset:
       return "nothing";
   }
@@ -97,6 +99,9 @@ std::string arg_mismatch(const trace::KernelArg& arg, const trace::KernelArgInfo
     }
     case trace::ArgKind::Sampler:
       if (info.type_name.find("sampler_t") == std::string::npos) return "is not a sampler_t";
+      return "";
+    case trace::ArgKind::Pointer:
+      if (!memory || !pointer) return "is not a __global or __constant pointer";
       return "";
     case trace::ArgKind::Null:
     case trace::ArgKind::Unset:

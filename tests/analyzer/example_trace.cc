@@ -43,7 +43,7 @@ KernelArg bytes_arg(std::uint32_t index, std::vector<std::uint8_t> bytes) {
 }
 
 KernelLaunch launch(CaptureId kernel, std::vector<KernelArg> args) {
-  return {kernel, 1, {}, {kN}, {}, std::move(args)};
+  return {kernel, 1, {}, {kN}, {}, std::move(args), {}};
 }
 
 Kernel kernel(CaptureId id, const std::string& name, std::vector<KernelArgInfo> args) {

@@ -124,6 +124,16 @@ TEST_CASE("show: a range's kernels, arguments and wait lists") {
   CHECK(scale["timing"]["end_ns"].get<std::uint64_t>() >=
         scale["timing"]["start_ns"].get<std::uint64_t>());
 
+  // SVM: pointer arguments and indirect pointers name their allocations,
+  // which the states list with the addresses they had.
+  const RunResult walk =
+      analyze({"show", recorded("example_svm_list").trace.string(), "walk"}, dir.path());
+  INFO(walk.out, walk.err);
+  CHECK(lines_with(walk.out, {"fill allocation", "pattern 0x00000000"}) == 1);
+  CHECK(lines_with(walk.out, {"arg 0: pointer into", "(512 B)"}) == 1);
+  CHECK(lines_with(walk.out, {"indirect: pointer into"}) == 1);
+  CHECK(lines_with(walk.out, {"allocation", "@0x", "(32.0 KiB)", "written"}) == 1);
+
   // A range name that is not there.
   const RunResult missing = analyze({"show", test_py.string(), "range9"}, dir.path());
   CHECK(missing.exit_code == 2);
@@ -156,7 +166,7 @@ TEST_CASE("extract: numpy loads test.py's range1 states with the program's value
 TEST_CASE("verify: every real trace is sound") {
   TempDir dir;
   for (const char* example : {"test.py", "reduction_scan.py", "killed.py", "open_at_exit.py",
-                              "example_clblast_gemm", "example_image_range"}) {
+                              "example_clblast_gemm", "example_image_range", "example_svm_list"}) {
     const RunResult r = analyze({"verify", recorded(example).trace.string()}, dir.path());
     INFO(example, ": ", r.out, r.err);
     CHECK(r.exit_code == 0);

@@ -67,11 +67,12 @@ const std::vector<Expected>& expectations() {
       {"example_nvtx_vector_add",
        {{"add_and_scale", {"vadd", "vscale"}}, {"scale_again", {"vscale"}}, {"solve", {"vadd"}}},
        {}},
-      // Replayability is judged at each launch: an SVM argument the kernel
-      // had before the range does not stick.
-      {"svm_arguments.py",
-       {{"buffer_after_svm", {"scale"}}},
-       {{"svm", "not replayable: clSetKernelArgSVMPointer"}}},
+      // Arguments are judged at each launch: an SVM argument the kernel had
+      // before the range does not stick; SVM arguments replay.
+      {"svm_arguments.py", {{"buffer_after_svm", {"scale"}}, {"svm", {"scale"}}}, {}},
+      // Pointers inside SVM data, reached through clSetKernelExecInfo, and
+      // fine-grained SVM the host wrote without a map.
+      {"example_svm_list", {{"walk", {"walk"}}, {"fine", {"scale"}}}, {}},
       // Nothing replayable: status 2.
       {"example_image_range", {}, {{"with_image", "not replayable: clEnqueueWriteImage"}}, 2},
   };

@@ -83,6 +83,8 @@ SampleTrace make_sample_records(std::size_t chunk_size) {
   s.records.push_back(kernel);
   s.records.push_back(Buffer{4, 1, 0x1, 1ull << 40, 0, 0, std::nullopt});
   s.records.push_back(Buffer{5, 1, 0x4, 512, 4, 1024, 0xdead'beef'0000ull});
+  s.records.push_back(
+      Buffer{9, 1, 0x401, 4096, 0, 0, 0x7f00'1234'5600ull, MemoryKind::Pointer, 128});
   s.records.push_back(Queue{6, 1, 1, 0x3, true, true});
   s.records.push_back(Sampler{7, 1, true, 0x1132, 0x1141});
 
@@ -108,7 +110,10 @@ SampleTrace make_sample_records(std::size_t chunk_size) {
                  {2, ArgKind::Local, 0, 0, {}, 4096},
                  {3, ArgKind::Sampler, 7, 0, {}, 0},
                  {4, ArgKind::Null, 0, 0, {}, 0},
-                 {5, ArgKind::Unset, 0, 0, {}, 0}};
+                 {5, ArgKind::Unset, 0, 0, {}, 0},
+                 {6, ArgKind::Pointer, 9, 48, {}, 0},
+                 {7, ArgKind::Pointer, 0, 0, {}, 0}};
+  launch.indirect = {{0, ArgKind::Pointer, 9, 0, {}, 0}};
   Rect rect{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}, 10, 11, 12, 13};
   range.commands = {
       {0, 6, 100, {}, false, 1, launch},

@@ -44,8 +44,9 @@ struct Workbench {
       trace::Range r;
       r.id = 30;
       r.name = "mm";
-      r.commands = {{0, 20, 0, {}, false, 0, trace::KernelLaunch{3, 2, {}, {64, 64}, {16, 16}, {}}},
-                    {1, 20, 0, {}, false, 0, trace::KernelLaunch{4, 1, {}, {4096}, {}, {}}}};
+      r.commands = {
+          {0, 20, 0, {}, false, 0, trace::KernelLaunch{3, 2, {}, {64, 64}, {16, 16}, {}, {}}},
+          {1, 20, 0, {}, false, 0, trace::KernelLaunch{4, 1, {}, {4096}, {}, {}, {}}}};
       writer.write(r);
       writer.close();
     }
