@@ -99,9 +99,17 @@ Offset<void> encode(FlatBufferBuilder& fbb, const Kernel& k) {
 }
 
 Offset<void> encode(FlatBufferBuilder& fbb, const Buffer& b) {
+  Offset<fb::ImageDesc> image = 0;
+  if (b.image) {
+    const ImageDesc& d = *b.image;
+    image =
+        fb::CreateImageDesc(fbb, static_cast<fb::ImageType>(d.type), d.width, d.height, d.depth,
+                            d.array_size, d.channel_order, d.channel_type, d.pixel_size, d.channels,
+                            fbb.CreateString(d.element_type), d.row_pitch, d.slice_pitch);
+  }
   return fb::CreateBuffer(fbb, b.id, b.context, b.flags, b.size, b.parent, b.origin,
                           b.device_address.has_value(), b.device_address.value_or(0),
-                          static_cast<fb::MemoryKind>(b.kind), b.alignment)
+                          static_cast<fb::MemoryKind>(b.kind), b.alignment, image)
       .Union();
 }
 
@@ -161,16 +169,21 @@ struct BodyEncoder {
   }
   std::pair<fb::CommandBody, Offset<void>> operator()(const BufferFill& f) const {
     return {fb::CommandBody::BufferFill,
-            fb::CreateBufferFill(fbb, f.buffer, vec(fbb, f.pattern), f.offset, f.size).Union()};
+            fb::CreateBufferFill(fbb, f.buffer, vec(fbb, f.pattern), f.offset, f.size,
+                                 encode_rect(fbb, f.rect))
+                .Union()};
   }
   std::pair<fb::CommandBody, Offset<void>> operator()(const BufferMap& m) const {
     return {fb::CommandBody::BufferMap,
-            fb::CreateBufferMap(fbb, m.buffer, m.flags, m.offset, m.size).Union()};
+            fb::CreateBufferMap(fbb, m.buffer, m.flags, m.offset, m.size, encode_rect(fbb, m.rect))
+                .Union()};
   }
   std::pair<fb::CommandBody, Offset<void>> operator()(const BufferUnmap& u) const {
     const auto data = to_fb(u.data);
     return {fb::CommandBody::BufferUnmap,
-            fb::CreateBufferUnmap(fbb, u.buffer, u.map_seq, u.offset, u.size, &data).Union()};
+            fb::CreateBufferUnmap(fbb, u.buffer, u.map_seq, u.offset, u.size, &data,
+                                  encode_rect(fbb, u.rect))
+                .Union()};
   }
   std::pair<fb::CommandBody, Offset<void>> operator()(const Marker&) const {
     return {fb::CommandBody::Marker, fb::CreateMarker(fbb).Union()};
@@ -409,10 +422,25 @@ Kernel decode(const fb::Kernel& k) {
 
 Buffer decode(const fb::Buffer& b, std::uint64_t offset) {
   Buffer out{b.id(),     b.context(),  b.flags(),          b.size(), b.parent(),
-             b.origin(), std::nullopt, MemoryKind::Buffer, 0};
+             b.origin(), std::nullopt, MemoryKind::Buffer, 0,        std::nullopt};
   if (b.has_device_address()) out.device_address = b.device_address();
   out.kind =
-      checked_enum<MemoryKind>(static_cast<std::uint8_t>(b.kind()), 1, "memory kind", offset);
+      checked_enum<MemoryKind>(static_cast<std::uint8_t>(b.kind()), 2, "memory kind", offset);
+  if (const auto* d = b.image()) {
+    out.image = ImageDesc{
+        checked_enum<ImageType>(static_cast<std::uint8_t>(d->type()), 5, "image type", offset),
+        d->width(),
+        d->height(),
+        d->depth(),
+        d->array_size(),
+        d->channel_order(),
+        d->channel_type(),
+        d->pixel_size(),
+        d->channels(),
+        str(d->element_type()),
+        d->row_pitch(),
+        d->slice_pitch()};
+  }
   out.alignment = b.alignment();
   return out;
 }
@@ -472,15 +500,17 @@ CommandBody decode_body(const fb::Command& c, std::uint64_t offset) {
     }
     case fb::CommandBody::BufferFill: {
       const auto* f = c.body_as_BufferFill();
-      return BufferFill{f->buffer(), vec_of(f->pattern()), f->offset(), f->size()};
+      return BufferFill{f->buffer(), vec_of(f->pattern()), f->offset(), f->size(),
+                        decode_rect(f->rect())};
     }
     case fb::CommandBody::BufferMap: {
       const auto* m = c.body_as_BufferMap();
-      return BufferMap{m->buffer(), m->flags(), m->offset(), m->size()};
+      return BufferMap{m->buffer(), m->flags(), m->offset(), m->size(), decode_rect(m->rect())};
     }
     case fb::CommandBody::BufferUnmap: {
       const auto* u = c.body_as_BufferUnmap();
-      return BufferUnmap{u->buffer(), u->map_seq(), u->offset(), u->size(), from_fb(u->data())};
+      return BufferUnmap{u->buffer(), u->map_seq(),       u->offset(),
+                         u->size(),   from_fb(u->data()), decode_rect(u->rect())};
     }
     case fb::CommandBody::Marker:
       return Marker{};

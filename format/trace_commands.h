@@ -77,16 +77,19 @@ struct BufferCopy {
   friend bool operator==(const BufferCopy&, const BufferCopy&) = default;
 };
 
+// On an image: pattern is the color as given (16 bytes), rect the region.
 struct BufferFill {
   CaptureId buffer = 0;
   std::vector<std::uint8_t> pattern;
   std::uint64_t offset = 0, size = 0;
+  std::optional<Rect> rect = std::nullopt;
   friend bool operator==(const BufferFill&, const BufferFill&) = default;
 };
 
 struct BufferMap {
   CaptureId buffer = 0;
   std::uint64_t flags = 0, offset = 0, size = 0;
+  std::optional<Rect> rect = std::nullopt;  // an image's region
   friend bool operator==(const BufferMap&, const BufferMap&) = default;
 };
 
@@ -98,6 +101,7 @@ struct BufferUnmap {
   CaptureId buffer = 0;
   std::uint64_t map_seq = 0, offset = 0, size = 0;
   BlobRef data;
+  std::optional<Rect> rect = std::nullopt;  // an image's region; data packed, as for a write
   friend bool operator==(const BufferUnmap&, const BufferUnmap&) = default;
 };
 

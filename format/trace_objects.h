@@ -111,7 +111,37 @@ struct Kernel {
 
 // How a memory object is addressed: by handle, or by address (OpenCL SVM,
 // CUDA), where arguments and commands name it as allocation + offset.
-enum class MemoryKind : std::uint8_t { Buffer = 0, Pointer = 1 };
+// Image: pixels of a given format, held packed in its states.
+enum class MemoryKind : std::uint8_t { Buffer = 0, Pointer = 1, Image = 2 };
+
+enum class ImageType : std::uint8_t {
+  Image1D = 0,
+  Image1DBuffer = 1,
+  Image1DArray = 2,
+  Image2D = 3,
+  Image2DArray = 4,
+  Image3D = 5
+};
+
+// An image's shape and pixel format (schemas/trace.fbs). Packed, its rows
+// are width * pixel_size bytes; a 1D array's layers are its rows, a 2D
+// array's its slices.
+struct ImageDesc {
+  ImageType type = ImageType::Image2D;
+  std::uint64_t width = 0, height = 1, depth = 1, array_size = 1;
+  std::uint32_t channel_order = 0, channel_type = 0;  // the API's values
+  std::uint32_t pixel_size = 0;
+  std::uint32_t channels = 1;
+  std::string element_type;                      // "float32", "uint8", ...
+  std::uint64_t row_pitch = 0, slice_pitch = 0;  // over a buffer: its pitches
+
+  std::uint64_t row_bytes() const { return width * pixel_size; }
+  // Rows per slice and slices of the packed layout.
+  std::uint64_t rows() const { return type == ImageType::Image1DArray ? array_size : height; }
+  std::uint64_t slices() const { return type == ImageType::Image2DArray ? array_size : depth; }
+  std::uint64_t packed_size() const { return row_bytes() * rows() * slices(); }
+  friend bool operator==(const ImageDesc&, const ImageDesc&) = default;
+};
 
 struct Buffer {
   CaptureId id = 0;
@@ -123,7 +153,10 @@ struct Buffer {
   std::optional<std::uint64_t> device_address;  // Pointer: where it was
   MemoryKind kind = MemoryKind::Buffer;
   std::uint64_t alignment = 0;  // Pointer: as asked, 0 for the API's default
+  std::optional<ImageDesc> image =
+      std::nullopt;  // Image; its parent is the buffer it was made over
   bool is_pointer() const { return kind == MemoryKind::Pointer; }
+  bool is_image() const { return kind == MemoryKind::Image; }
   friend bool operator==(const Buffer&, const Buffer&) = default;
 };
 

@@ -80,6 +80,9 @@ CI_SELECTION = [
     "test_wrapper.py::test_global_offset",
     "test_wrapper.py::test_sub_buffers",
     "test_wrapper.py::test_coarse_grain_svm",
+    "test_wrapper.py::test_fine_grain_svm",
+    "test_wrapper.py::test_enqueue_copy_array",
+    "test_wrapper.py::test_enqueue_copy_array_2",
     "test_wrapper.py::test_copy_buffer_rect",
 ]
 

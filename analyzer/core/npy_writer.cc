@@ -22,11 +22,26 @@ NpyDtype npy_dtype(const std::string& name) {
 
 std::uint64_t write_npy(
     const std::filesystem::path& path, const NpyDtype& dtype, std::uint64_t bytes,
-    const std::function<void(const std::function<void(std::span<const std::byte>)>&)>& produce) {
+    const std::function<void(const std::function<void(std::span<const std::byte>)>&)>& produce,
+    const std::vector<std::uint64_t>& shape) {
   const std::uint64_t count = bytes / dtype.size;
   const std::uint64_t keep = count * dtype.size;
-  std::string header = "{'descr': '" + dtype.descr + "', 'fortran_order': False, 'shape': (" +
-                       std::to_string(count) + ",), }";
+  std::string dims = std::to_string(count) + ",";
+  if (!shape.empty()) {
+    std::uint64_t elements = 1;
+    dims.clear();
+    for (const auto d : shape) {
+      elements *= d;
+      dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+    }
+    if (shape.size() == 1) dims += ",";
+    if (elements != count) {
+      throw AnalyzeError("a shape of " + std::to_string(elements) + " elements for " +
+                         std::to_string(count) + " elements of data; the trace is damaged");
+    }
+  }
+  std::string header =
+      "{'descr': '" + dtype.descr + "', 'fortran_order': False, 'shape': (" + dims + "), }";
   // Magic (6) + version (2) + length (2) + header + '\n' is a multiple of 64.
   const std::size_t unpadded = 10 + header.size() + 1;
   header.append((64 - unpadded % 64) % 64, ' ');

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "analyzer/core/argument_value.h"
+#include "analyzer/core/image_description.h"
 #include "analyzer/core/number_format.h"
 
 namespace msprof::analyze {
@@ -61,12 +62,14 @@ std::optional<std::uint64_t> buffer_size(const ObjectTable& table, CaptureId id)
 // "buffer 3", or "allocation 3" for memory addressed by pointer.
 std::string memory_name(const ObjectTable& table, CaptureId id) {
   const Buffer* b = table.buffer(id);
+  if (b != nullptr && b->is_image()) return "image " + std::to_string(id);
   return (b != nullptr && b->is_pointer() ? "allocation " : "buffer ") + std::to_string(id);
 }
 
 // memory_name, with the address an allocation had: "allocation 3 @0x7f...".
 std::string memory_label(const ObjectTable& table, CaptureId id) {
   const Buffer* b = table.buffer(id);
+  if (b != nullptr && b->image) return "image " + std::to_string(id) + " " + image_text(*b->image);
   if (b == nullptr || !b->is_pointer()) return "buffer " + std::to_string(id);
   std::string out = "allocation " + std::to_string(id);
   if (b->device_address) {
@@ -79,6 +82,7 @@ std::string memory_label(const ObjectTable& table, CaptureId id) {
 
 std::string memory_kind_name(const ObjectTable& table, CaptureId id) {
   const Buffer* b = table.buffer(id);
+  if (b != nullptr && b->is_image()) return "image";
   return b != nullptr && b->is_pointer() ? "pointer" : "buffer";
 }
 
@@ -425,8 +429,10 @@ ordered_json range_json(const ObjectTable& table, const Range& range) {
   ordered_json states = ordered_json::array();
   for (const auto& row : state_rows(range)) {
     const auto size = buffer_size(table, row.buffer);
+    const Buffer* b = table.buffer(row.buffer);
     states.push_back({{"buffer", row.buffer},
                       {"kind", memory_kind_name(table, row.buffer)},
+                      {"image", b && b->image ? image_json(*b->image) : ordered_json(nullptr)},
                       {"size", size ? ordered_json(*size) : ordered_json(nullptr)},
                       {"initial", blob_json(row.initial)},
                       {"final", blob_json(row.final)},

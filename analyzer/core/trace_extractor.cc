@@ -4,6 +4,7 @@
 #include <set>
 
 #include "analyzer/core/analyze_error.h"
+#include "analyzer/core/image_description.h"
 #include "analyzer/core/npy_writer.h"
 #include "analyzer/core/range_listing.h"
 
@@ -23,6 +24,22 @@ std::string safe_name(const std::string& name) {
     out += ok ? c : '_';
   }
   return out.empty() ? "unnamed" : out.substr(0, 80);
+}
+
+// An image's packed pixels as numpy sees them: slices (a 3D image's depth,
+// a 2D array's layers), rows (height, a 1D array's layers), width, then the
+// channels when there are several; axes of 1 that the type does not have
+// are dropped.
+std::vector<std::uint64_t> image_shape(const ImageDesc& d) {
+  std::vector<std::uint64_t> shape;
+  const bool has_slices = d.type == ImageType::Image3D || d.type == ImageType::Image2DArray;
+  const bool has_rows =
+      has_slices || d.type == ImageType::Image2D || d.type == ImageType::Image1DArray;
+  if (has_slices) shape.push_back(d.slices());
+  if (has_rows) shape.push_back(d.rows());
+  shape.push_back(d.width);
+  if (d.channels > 1) shape.push_back(d.channels);
+  return shape;
 }
 
 class Extraction {
@@ -49,17 +66,28 @@ class Extraction {
                          "; check the output folder");
   }
 
-  ordered_json state_file(const fs::path& relative, const BlobRef& blob) {
+  // An image is written in its own element type and shape, whatever
+  // --dtype says: (slices, rows, width[, channels]), the axes of one
+  // dropped (see image_shape).
+  ordered_json state_file(const fs::path& relative, const BlobRef& blob, const Buffer* buffer) {
     if (!blob.present()) return nullptr;
     const fs::path path = prepare(relative);
+    NpyDtype dtype = dtype_;
+    std::vector<std::uint64_t> shape;
+    if (buffer != nullptr && buffer->image && blob.size == buffer->image->packed_size()) {
+      dtype = npy_dtype(buffer->image->element_type);
+      shape = image_shape(*buffer->image);
+    }
     const std::uint64_t dropped = write_npy(
-        path, dtype_, blob.size, [&](const auto& sink) { reader_.stream_blob(blob, sink); });
-    return {{"file", relative.generic_string()},
-            {"hash", blob.hash.hex()},
-            {"size", blob.size},
-            {"dtype", dtype_.name},
-            {"elements", blob.size / dtype_.size},
-            {"dropped_tail_bytes", dropped}};
+        path, dtype, blob.size, [&](const auto& sink) { reader_.stream_blob(blob, sink); }, shape);
+    ordered_json out = {{"file", relative.generic_string()},
+                        {"hash", blob.hash.hex()},
+                        {"size", blob.size},
+                        {"dtype", dtype.name},
+                        {"elements", blob.size / dtype.size},
+                        {"dropped_tail_bytes", dropped}};
+    if (!shape.empty()) out["shape"] = shape;
+    return out;
   }
 
   ordered_json program(const Program& p) {
@@ -111,11 +139,12 @@ class Extraction {
     std::map<CaptureId, ordered_json> initial, final;
     for (const auto& s : r.initial_state) {
       initial[s.buffer] =
-          state_file(dir / "initial" / ("buffer_" + std::to_string(s.buffer) + ".npy"), s.blob);
+          state_file(dir / "initial" / ("buffer_" + std::to_string(s.buffer) + ".npy"), s.blob,
+                     table_.buffer(s.buffer));
     }
     for (const auto& s : r.final_state) {
-      final[s.buffer] =
-          state_file(dir / "final" / ("buffer_" + std::to_string(s.buffer) + ".npy"), s.blob);
+      final[s.buffer] = state_file(dir / "final" / ("buffer_" + std::to_string(s.buffer) + ".npy"),
+                                   s.blob, table_.buffer(s.buffer));
     }
     std::set<CaptureId> ids;
     for (const auto& [id, j] : initial) ids.insert(id);
@@ -125,6 +154,7 @@ class Extraction {
       const Buffer* b = table_.buffer(id);
       buffers.push_back({{"buffer", id},
                          {"size", b ? ordered_json(b->size) : ordered_json(nullptr)},
+                         {"image", b && b->image ? image_json(*b->image) : ordered_json(nullptr)},
                          {"initial", initial.contains(id) ? initial[id] : ordered_json(nullptr)},
                          {"final", final.contains(id) ? final[id] : ordered_json(nullptr)},
                          {"written", written_name(buffer_written(r, id))}});

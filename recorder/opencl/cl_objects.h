@@ -42,6 +42,9 @@ struct BufferInfo {
   // shares that allocation's bytes: its state is the allocation's.
   std::uint64_t svm_base = 0;
   std::uint64_t svm_offset = 0;
+  // An image: its shape and format; `size` is its packed size, `parent`
+  // the buffer it was made over, if any.
+  std::optional<trace::ImageDesc> image;
 };
 
 // An SVM allocation (clSVMAlloc); found by address in ClObjects::svm.
@@ -111,7 +114,9 @@ struct ClObjects {
   std::unordered_map<cl_context, ContextInfo> contexts;
   std::unordered_map<cl_command_queue, QueueInfo> queues;
   std::unordered_map<cl_mem, BufferInfo> buffers;
-  std::unordered_set<cl_mem> images;  // images, pipes, GL objects
+  // Memory objects that cannot be replayed: pipes, GL objects, images of
+  // an unknown layout.
+  std::unordered_set<cl_mem> images;
   std::unordered_map<cl_program, ProgramInfo> programs;
   std::unordered_map<cl_kernel, KernelInfo> kernels;
   std::unordered_map<cl_sampler, SamplerInfo> samplers;

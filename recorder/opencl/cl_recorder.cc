@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "format/hash128.h"
+#include "recorder/opencl/cl_image.h"
 
 namespace msprof::record::opencl {
 namespace {
@@ -74,13 +75,29 @@ void ClRecorder::snapshot_root(RangeCapture& capture, cl_command_queue queue, cl
   const bool ordered = in_order(queue);
   cl_event read = nullptr;
   const cl_int status =
-      next().clEnqueueReadBuffer(queue, root, ordered ? CL_FALSE : CL_TRUE, 0, info.size,
-                                 bytes.data(), num_wait, wait, ordered ? &read : nullptr);
+      read_root(queue, root, info, !ordered, bytes, num_wait, wait, ordered ? &read : nullptr);
   if (status != CL_SUCCESS) throw std::runtime_error(cl_error("snapshot of a buffer", status));
   capture.snapshotted.insert(info.id);
   // The read must start without waiting for the program's next flush.
   if (ordered) next().clFlush(queue);
   capture.initial.emplace_back(info.id, snapshot_when_read(std::move(bytes), read));
+}
+
+cl_int ClRecorder::read_root(cl_command_queue queue, cl_mem root, const BufferInfo& info,
+                             bool blocking, std::vector<std::byte>& bytes, cl_uint num_wait,
+                             const cl_event* wait, cl_event* read) {
+  const cl_bool block = blocking ? CL_TRUE : CL_FALSE;
+  if (!info.image) {
+    return next().clEnqueueReadBuffer(queue, root, block, 0, info.size, bytes.data(), num_wait,
+                                      wait, read);
+  }
+  // Packed: rows of width * pixel size, whatever pitch the driver keeps.
+  const trace::ImageDesc& d = *info.image;
+  const std::size_t origin[3] = {0, 0, 0};
+  const std::size_t region[3] = {d.width, d.rows(), d.slices()};
+  return next().clEnqueueReadImage(queue, root, block, origin, region, d.row_bytes(),
+                                   packed_slice_pitch(d.type, d.row_bytes(), d.rows()),
+                                   bytes.data(), num_wait, wait, read);
 }
 
 // Read, a snapshot over half the bound costs a buffer of its size faulted
@@ -93,7 +110,7 @@ std::optional<SnapshotPipeline::BlobSlot> ClRecorder::snapshot_mapped(cl_command
                                                                       const cl_event* wait) {
   const BufferInfo& info = objects_.buffers.at(root);
   CaptureSession& session = *CaptureSession::get();
-  if (info.size <= session.config().memory_bound / 2 ||
+  if (info.image || info.size <= session.config().memory_bound / 2 ||
       (info.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)) != 0) {
     return std::nullopt;
   }
@@ -160,7 +177,7 @@ void ClRecorder::use_buffer(RangeCapture& capture, cl_command_queue queue, cl_me
                             cl_uint num_wait, const cl_event* wait) {
   if (buffer == nullptr) return;
   if (objects_.images.contains(buffer)) {
-    CaptureSession::get()->not_replayable("an image or pipe memory object");
+    CaptureSession::get()->not_replayable("a pipe, GL object or image of an unknown format");
     return;
   }
   const auto it = objects_.buffers.find(buffer);
@@ -228,13 +245,36 @@ SnapshotPipeline::BlobSlot ClRecorder::read_svm(cl_command_queue queue, std::uin
                                             reinterpret_cast<const void*>(base), size, num_wait,
                                             wait, ordered ? &read : nullptr);
   if (status != CL_SUCCESS) throw std::runtime_error(cl_error("snapshot of SVM", status));
-  if (read != nullptr) next().clFlush(queue);
+  if (read != nullptr) {
+    next().clFlush(queue);
+    next().clRetainEvent(read);
+    auto& pending = svm_reads_[base];
+    // Reads long done need no wait: dropped as new ones come.
+    std::erase_if(pending, [](cl_event e) {
+      cl_int state = CL_QUEUED;
+      next().clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, nullptr);
+      if (state != CL_COMPLETE && state >= 0) return false;
+      next().clReleaseEvent(e);
+      return true;
+    });
+    pending.push_back(read);
+  }
   return snapshot_when_read(std::move(bytes), read);
 }
 
 void ClRecorder::svm_freed(std::uint64_t base, cl_command_queue queue) {
   const SvmInfo* info = objects_.svm.at(base);
   if (info == nullptr) return;
+  // clSVMFree frees at once: the snapshot reads still running must end.
+  // clEnqueueSVMFree runs after them on an in-order queue, but not on
+  // another queue; waiting costs the program the reads alone.
+  if (const auto pending = svm_reads_.find(base); pending != svm_reads_.end()) {
+    for (cl_event e : pending->second) {
+      next().clWaitForEvents(1, &e);
+      next().clReleaseEvent(e);
+    }
+    svm_reads_.erase(pending);
+  }
   CaptureSession& session = *CaptureSession::get();
   RangeCapture* capture = session.capturing() ? session.current() : nullptr;
   const auto touched = std::find_if(touched_svm_.begin(), touched_svm_.end(),
@@ -365,8 +405,7 @@ void ClRecorder::finish_range(RangeCapture& capture, bool final_state) {
       std::vector<std::byte> bytes = CaptureSession::get()->snapshot_buffer(info.size);
       cl_event read = nullptr;
       const cl_int status =
-          next().clEnqueueReadBuffer(queue, root, ordered ? CL_FALSE : CL_TRUE, 0, info.size,
-                                     bytes.data(), 0, nullptr, ordered ? &read : nullptr);
+          read_root(queue, root, info, !ordered, bytes, 0, nullptr, ordered ? &read : nullptr);
       if (status != CL_SUCCESS) {
         CaptureSession::get()->warn(cl_error("reading the final state of a buffer", status) +
                                     "; the range has no final state to verify against");
@@ -512,8 +551,9 @@ CaptureBackend::DeferredRecord ClRecorder::describe_buffer(const BufferInfo& inf
                        info.parent != nullptr ? buffer_id(info.parent) : 0,
                        info.origin,
                        std::nullopt,
-                       trace::MemoryKind::Buffer,
-                       0};
+                       info.image ? trace::MemoryKind::Image : trace::MemoryKind::Buffer,
+                       0,
+                       info.image};
   if (info.svm_base != 0) {
     // Made over an SVM allocation: that is its parent, at the offset.
     if (const SvmInfo* svm = objects_.svm.at(info.svm_base)) record.parent = svm->id;

@@ -22,6 +22,9 @@ struct Mapping {
   std::uint64_t seq = 0;       // the map command, in the range that mapped it
   CaptureId range = 0;         // that range; 0 when mapped outside a captured range
   std::uint64_t svm_base = 0;  // the SVM allocation mapped (clEnqueueSVMMap)
+  // An image mapping: the region (x in bytes) and the driver's pitches.
+  std::optional<trace::Rect> rect;
+  std::size_t row_step = 0, slice_step = 0;
 };
 
 // The OpenCL side of a recording: the program's objects, and what the range
@@ -72,6 +75,10 @@ class ClRecorder final : public CaptureBackend {
  private:
   void snapshot_root(RangeCapture& capture, cl_command_queue queue, cl_mem root, cl_uint num_wait,
                      const cl_event* wait);
+  // Reads a root buffer or image whole (an image packed) into `bytes`.
+  cl_int read_root(cl_command_queue queue, cl_mem root, const BufferInfo& info, bool blocking,
+                   std::vector<std::byte>& bytes, cl_uint num_wait, const cl_event* wait,
+                   cl_event* read);
   // Hands `bytes`, which the asynchronous read `read` is filling, to the
   // snapshot worker, which waits for the read and releases it; with no
   // event (a blocking read) the bytes are there already.
@@ -111,6 +118,9 @@ class ClRecorder final : public CaptureBackend {
   std::vector<cl_command_queue> range_queues_;
   std::vector<std::pair<cl_mem, cl_command_queue>> touched_roots_;       // last queue of each root
   std::vector<std::pair<std::uint64_t, cl_command_queue>> touched_svm_;  // likewise, by base
+  // Snapshot reads of SVM still running, by base: SVM has no reference
+  // count to keep it alive, so a free waits for them.
+  std::unordered_map<std::uint64_t, std::vector<cl_event>> svm_reads_;
 };
 
 }  // namespace msprof::record::opencl

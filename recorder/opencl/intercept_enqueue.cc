@@ -5,6 +5,7 @@
 #include <string>
 
 #include "recorder/opencl/cl_guard.h"
+#include "recorder/opencl/cl_image.h"
 #include "recorder/opencl/cl_intercepts.h"
 
 namespace msprof::record::opencl {
@@ -254,7 +255,8 @@ cl_int CL_API_CALL layer_clEnqueueFillBuffer(cl_command_queue q, cl_mem b, const
         const auto* p = static_cast<const std::uint8_t*>(pattern);
         return r.add_command(
             c, q, nw, w, false,
-            trace::BufferFill{r.buffer_id(b), std::vector<std::uint8_t>(p, p + psize), off, size});
+            trace::BufferFill{
+                r.buffer_id(b), std::vector<std::uint8_t>(p, p + psize), off, size, {}});
       },
       [&](cl_event* e) {
         return next().clEnqueueFillBuffer(q, b, pattern, psize, off, size, nw, w, e);
@@ -271,8 +273,9 @@ void* CL_API_CALL layer_clEnqueueMapBuffer(cl_command_queue q, cl_mem b, cl_bool
       q, nw, w, ev,
       [&](RangeCapture& c, ClRecorder& r) {
         r.use_buffer(c, q, b, nw, w);
-        const std::size_t index = r.add_command(c, q, nw, w, blocking != CL_FALSE,
-                                                trace::BufferMap{r.buffer_id(b), flags, off, size});
+        const std::size_t index =
+            r.add_command(c, q, nw, w, blocking != CL_FALSE,
+                          trace::BufferMap{r.buffer_id(b), flags, off, size, {}});
         seq = index;
         range = c.range.id;
         return index;
@@ -286,7 +289,7 @@ void* CL_API_CALL layer_clEnqueueMapBuffer(cl_command_queue q, cl_mem b, cl_bool
   if (mapped != nullptr && CaptureSession::get() != nullptr) {
     record_objects([&](ClObjects&) {
       ClRecorder::instance().mappings()[mapped] =
-          Mapping{b, flags, off, size, seq.value_or(0), range};
+          Mapping{b, flags, off, size, seq.value_or(0), range, 0, std::nullopt, 0, 0};
     });
   }
   return mapped;
@@ -307,11 +310,20 @@ cl_int CL_API_CALL layer_clEnqueueUnmapMemObject(cl_command_queue q, cl_mem m, v
                                  mapped_here ? mapping.seq : trace::kMappedBeforeRange,
                                  mapping.offset,
                                  0,
-                                 {}};
+                                 {},
+                                 mapping.rect};
         const bool wrote = (mapping.flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0;
         if (wrote) unmap.size = mapping.size;
         const std::size_t index = r.add_command(c, q, nw, w, false, std::move(unmap));
-        if (wrote) {
+        if (wrote && mapping.rect) {
+          // The host wrote the image's region at the driver's pitches.
+          const size_t zero[3] = {0, 0, 0};
+          const size_t region[3] = {mapping.rect->region[0], mapping.rect->region[1],
+                                    mapping.rect->region[2]};
+          c.command_data.emplace_back(
+              index, CaptureSession::get()->snapshot(
+                         pack_rect(ptr, zero, region, mapping.row_step, mapping.slice_step)));
+        } else if (wrote) {
           const auto* bytes = static_cast<const std::byte*>(ptr);
           c.command_data.emplace_back(index,
                                       CaptureSession::get()->snapshot_copy({bytes, mapping.size}));
@@ -418,54 +430,180 @@ cl_int CL_API_CALL layer_clWaitForEvents(cl_uint n, const cl_event* events) {
   return next().clWaitForEvents(n, events);
 }
 
+// Image commands are buffer commands with a rect whose x is in bytes
+// (pixels times the pixel size); their host data is packed.
+const trace::ImageDesc& image_of(ClRecorder& r, cl_mem image) {
+  const auto it = r.objects().buffers.find(image);
+  if (it == r.objects().buffers.end() || !it->second.image) {
+    throw std::runtime_error("an image created before the recorder was loaded");
+  }
+  return *it->second.image;
+}
+
 cl_int CL_API_CALL layer_clEnqueueReadImage(cl_command_queue q, cl_mem i, cl_bool b,
-                                            const size_t* o, const size_t* r, size_t rp, size_t sp,
+                                            const size_t* o, const size_t* rg, size_t rp, size_t sp,
                                             void* p, cl_uint nw, const cl_event* w, cl_event* e) {
-  return unreplayable("clEnqueueReadImage", [&] {
-    return next().clEnqueueReadImage(q, i, b, o, r, rp, sp, p, nw, w, e);
-  });
+  return captured(
+      q, nw, w, e,
+      [&](RangeCapture& c, ClRecorder& r) {
+        r.use_buffer(c, q, i, nw, w);
+        const trace::ImageDesc& image = image_of(r, i);
+        return r.add_command(c, q, nw, w, b != CL_FALSE,
+                             trace::BufferRead{r.buffer_id(i), 0, region_bytes(image, rg),
+                                               image_rect(image, o, rg)});
+      },
+      [&](cl_event* ev) {
+        return next().clEnqueueReadImage(q, i, b, o, rg, rp, sp, p, nw, w, ev);
+      });
 }
+
 cl_int CL_API_CALL layer_clEnqueueWriteImage(cl_command_queue q, cl_mem i, cl_bool b,
-                                             const size_t* o, const size_t* r, size_t rp, size_t sp,
-                                             const void* p, cl_uint nw, const cl_event* w,
-                                             cl_event* e) {
-  return unreplayable("clEnqueueWriteImage", [&] {
-    return next().clEnqueueWriteImage(q, i, b, o, r, rp, sp, p, nw, w, e);
-  });
+                                             const size_t* o, const size_t* rg, size_t rp,
+                                             size_t sp, const void* p, cl_uint nw,
+                                             const cl_event* w, cl_event* e) {
+  return captured(
+      q, nw, w, e,
+      [&](RangeCapture& c, ClRecorder& r) {
+        r.use_buffer(c, q, i, nw, w);
+        const trace::ImageDesc& image = image_of(r, i);
+        const std::size_t index = r.add_command(
+            c, q, nw, w, b != CL_FALSE,
+            trace::BufferWrite{
+                r.buffer_id(i), 0, region_bytes(image, rg), {}, image_rect(image, o, rg)});
+        const HostLayout layout = host_layout(image, rg, rp, sp);
+        const size_t zero[3] = {0, 0, 0};
+        const size_t bytes[3] = {rg[0] * image.pixel_size, rg[1], rg[2]};
+        c.command_data.emplace_back(
+            index, CaptureSession::get()->snapshot(
+                       pack_rect(p, zero, bytes, layout.row_step, layout.slice_step)));
+        return index;
+      },
+      [&](cl_event* ev) {
+        return next().clEnqueueWriteImage(q, i, b, o, rg, rp, sp, p, nw, w, ev);
+      });
 }
+
 cl_int CL_API_CALL layer_clEnqueueCopyImage(cl_command_queue q, cl_mem s, cl_mem d,
-                                            const size_t* so, const size_t* d_o, const size_t* r,
+                                            const size_t* so, const size_t* d_o, const size_t* rg,
                                             cl_uint nw, const cl_event* w, cl_event* e) {
-  return unreplayable("clEnqueueCopyImage",
-                      [&] { return next().clEnqueueCopyImage(q, s, d, so, d_o, r, nw, w, e); });
+  return captured(
+      q, nw, w, e,
+      [&](RangeCapture& c, ClRecorder& r) {
+        r.use_buffer(c, q, s, nw, w);
+        r.use_buffer(c, q, d, nw, w);
+        const trace::ImageDesc& image = image_of(r, s);
+        return r.add_command(
+            c, q, nw, w, false,
+            trace::BufferCopy{r.buffer_id(s), r.buffer_id(d), 0, 0, region_bytes(image, rg),
+                              image_rect(image, so, rg, d_o)});
+      },
+      [&](cl_event* ev) { return next().clEnqueueCopyImage(q, s, d, so, d_o, rg, nw, w, ev); });
 }
-cl_int CL_API_CALL layer_clEnqueueFillImage(cl_command_queue q, cl_mem i, const void* c,
-                                            const size_t* o, const size_t* r, cl_uint nw,
+
+cl_int CL_API_CALL layer_clEnqueueFillImage(cl_command_queue q, cl_mem i, const void* color,
+                                            const size_t* o, const size_t* rg, cl_uint nw,
                                             const cl_event* w, cl_event* e) {
-  return unreplayable("clEnqueueFillImage",
-                      [&] { return next().clEnqueueFillImage(q, i, c, o, r, nw, w, e); });
+  return captured(
+      q, nw, w, e,
+      [&](RangeCapture& c, ClRecorder& r) {
+        r.use_buffer(c, q, i, nw, w);
+        const trace::ImageDesc& image = image_of(r, i);
+        // float4, int4 or uint4, by the image's channel type: 16 bytes.
+        const auto* bytes = static_cast<const std::uint8_t*>(color);
+        return r.add_command(
+            c, q, nw, w, false,
+            trace::BufferFill{r.buffer_id(i), std::vector<std::uint8_t>(bytes, bytes + 16), 0,
+                              region_bytes(image, rg), image_rect(image, o, rg)});
+      },
+      [&](cl_event* ev) { return next().clEnqueueFillImage(q, i, color, o, rg, nw, w, ev); });
 }
+
+// The buffer side of an image-buffer copy is linear at its offset: the
+// rect's other origin is 0 and its pitches the packed region's.
 cl_int CL_API_CALL layer_clEnqueueCopyImageToBuffer(cl_command_queue q, cl_mem s, cl_mem d,
-                                                    const size_t* o, const size_t* r, size_t off,
+                                                    const size_t* o, const size_t* rg, size_t off,
                                                     cl_uint nw, const cl_event* w, cl_event* e) {
-  return unreplayable("clEnqueueCopyImageToBuffer", [&] {
-    return next().clEnqueueCopyImageToBuffer(q, s, d, o, r, off, nw, w, e);
-  });
+  return captured(
+      q, nw, w, e,
+      [&](RangeCapture& c, ClRecorder& r) {
+        r.use_buffer(c, q, s, nw, w);
+        r.use_buffer(c, q, d, nw, w);
+        const trace::ImageDesc& image = image_of(r, s);
+        return r.add_command(c, q, nw, w, false,
+                             trace::BufferCopy{r.buffer_id(s), r.buffer_id(d), 0, off,
+                                               region_bytes(image, rg), image_rect(image, o, rg)});
+      },
+      [&](cl_event* ev) {
+        return next().clEnqueueCopyImageToBuffer(q, s, d, o, rg, off, nw, w, ev);
+      });
 }
+
 cl_int CL_API_CALL layer_clEnqueueCopyBufferToImage(cl_command_queue q, cl_mem s, cl_mem d,
-                                                    size_t off, const size_t* o, const size_t* r,
+                                                    size_t off, const size_t* o, const size_t* rg,
                                                     cl_uint nw, const cl_event* w, cl_event* e) {
-  return unreplayable("clEnqueueCopyBufferToImage", [&] {
-    return next().clEnqueueCopyBufferToImage(q, s, d, off, o, r, nw, w, e);
-  });
+  return captured(
+      q, nw, w, e,
+      [&](RangeCapture& c, ClRecorder& r) {
+        r.use_buffer(c, q, s, nw, w);
+        r.use_buffer(c, q, d, nw, w);
+        const trace::ImageDesc& image = image_of(r, d);
+        const size_t zero[3] = {0, 0, 0};
+        trace::Rect rect = image_rect(image, zero, rg, o);
+        return r.add_command(c, q, nw, w, false,
+                             trace::BufferCopy{r.buffer_id(s), r.buffer_id(d), off, 0,
+                                               region_bytes(image, rg), std::move(rect)});
+      },
+      [&](cl_event* ev) {
+        return next().clEnqueueCopyBufferToImage(q, s, d, off, o, rg, nw, w, ev);
+      });
 }
+
 void* CL_API_CALL layer_clEnqueueMapImage(cl_command_queue q, cl_mem i, cl_bool b, cl_map_flags f,
-                                          const size_t* o, const size_t* r, size_t* rp, size_t* sp,
+                                          const size_t* o, const size_t* rg, size_t* rp, size_t* sp,
                                           cl_uint nw, const cl_event* w, cl_event* e, cl_int* err) {
-  return unreplayable("clEnqueueMapImage", [&] {
-    return next().clEnqueueMapImage(q, i, b, f, o, r, rp, sp, nw, w, e, err);
-  });
+  void* mapped = nullptr;
+  std::optional<std::uint64_t> seq;
+  CaptureId range = 0;
+  size_t row_pitch = 0, slice_pitch = 0;
+  const cl_int status = captured(
+      q, nw, w, e,
+      [&](RangeCapture& c, ClRecorder& r) {
+        r.use_buffer(c, q, i, nw, w);
+        const trace::ImageDesc& image = image_of(r, i);
+        const std::size_t index =
+            r.add_command(c, q, nw, w, b != CL_FALSE,
+                          trace::BufferMap{r.buffer_id(i), f, 0, region_bytes(image, rg),
+                                           image_rect(image, o, rg)});
+        seq = index;
+        range = c.range.id;
+        return index;
+      },
+      [&](cl_event* ev) {
+        cl_int s = CL_SUCCESS;
+        mapped =
+            next().clEnqueueMapImage(q, i, b, f, o, rg, &row_pitch, &slice_pitch, nw, w, ev, &s);
+        return s;
+      });
+  if (rp != nullptr) *rp = row_pitch;
+  if (sp != nullptr) *sp = slice_pitch;
+  if (err != nullptr) *err = status;
+  if (mapped != nullptr && CaptureSession::get() != nullptr) {
+    record_objects([&](ClObjects& objects) {
+      const auto it = objects.buffers.find(i);
+      if (it == objects.buffers.end() || !it->second.image) return;
+      const trace::ImageDesc& image = *it->second.image;
+      const HostLayout layout = host_layout(image, rg, row_pitch, slice_pitch);
+      Mapping mapping{i, f, 0, region_bytes(image, rg), seq.value_or(0), range, 0, std::nullopt,
+                      0, 0};
+      mapping.rect = image_rect(image, o, rg);
+      mapping.row_step = layout.row_step;
+      mapping.slice_step = layout.slice_step;
+      ClRecorder::instance().mappings()[mapped] = std::move(mapping);
+    });
+  }
+  return mapped;
 }
+
 cl_int CL_API_CALL layer_clEnqueueNativeKernel(cl_command_queue q, void(CL_CALLBACK* fn)(void*),
                                                void* args, size_t n, cl_uint nm, const cl_mem* mems,
                                                const void** locs, cl_uint nw, const cl_event* w,
@@ -547,8 +685,8 @@ cl_int CL_API_CALL layer_clEnqueueSVMMemFill(cl_command_queue q, void* p, const 
         const auto* bytes = static_cast<const std::uint8_t*>(pat);
         return r.add_command(
             c, q, nw, w, false,
-            trace::BufferFill{at->info->id, std::vector<std::uint8_t>(bytes, bytes + ps),
-                              at->offset, n});
+            trace::BufferFill{
+                at->info->id, std::vector<std::uint8_t>(bytes, bytes + ps), at->offset, n, {}});
       },
       [&](cl_event* ev) { return next().clEnqueueSVMMemFill(q, p, pat, ps, n, nw, w, ev); });
 }
@@ -563,8 +701,8 @@ cl_int CL_API_CALL layer_clEnqueueSVMMap(cl_command_queue q, cl_bool b, cl_map_f
         const auto at = r.svm_at(p);
         if (!at) return r.add_command(c, q, nw, w, b != CL_FALSE, trace::Marker{});
         r.use_svm(c, q, at->base, nw, w);
-        const std::size_t index = r.add_command(c, q, nw, w, b != CL_FALSE,
-                                                trace::BufferMap{at->info->id, f, at->offset, n});
+        const std::size_t index = r.add_command(
+            c, q, nw, w, b != CL_FALSE, trace::BufferMap{at->info->id, f, at->offset, n, {}});
         seq = index;
         range = c.range.id;
         return index;
@@ -573,8 +711,8 @@ cl_int CL_API_CALL layer_clEnqueueSVMMap(cl_command_queue q, cl_bool b, cl_map_f
   if (status == CL_SUCCESS && CaptureSession::get() != nullptr) {
     record_objects([&](ClObjects& o) {
       if (const auto at = o.svm.find(reinterpret_cast<std::uintptr_t>(p))) {
-        ClRecorder::instance().svm_mappings()[p] =
-            Mapping{nullptr, f, at->offset, n, seq.value_or(0), range, at->base};
+        ClRecorder::instance().svm_mappings()[p] = Mapping{
+            nullptr, f, at->offset, n, seq.value_or(0), range, at->base, std::nullopt, 0, 0};
       }
     });
   }
@@ -599,6 +737,7 @@ cl_int CL_API_CALL layer_clEnqueueSVMUnmap(cl_command_queue q, void* p, cl_uint 
                                  mapped_here ? mapping.seq : trace::kMappedBeforeRange,
                                  mapping.offset,
                                  0,
+                                 {},
                                  {}};
         const bool wrote = (mapping.flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0;
         if (wrote) unmap.size = mapping.size;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "recorder/opencl/cl_guard.h"
+#include "recorder/opencl/cl_image.h"
 #include "recorder/opencl/cl_intercepts.h"
 #include "recorder/opencl/loader_binder.h"
 
@@ -134,7 +135,8 @@ void add_buffer(cl_mem mem, cl_context context, cl_mem_flags flags, std::uint64_
   if (mem == nullptr) return;
   record_objects([&](ClObjects& o) {
     o.images.erase(mem);
-    BufferInfo info{CaptureSession::get()->new_id(), context, flags, size, parent, origin};
+    BufferInfo info{
+        CaptureSession::get()->new_id(), context, flags, size, parent, origin, 0, 0, std::nullopt};
     // A buffer over SVM memory aliases the allocation: replay must make it
     // over the replayed allocation, or kernels on the two would part ways.
     if (parent == nullptr && host != nullptr && (flags & CL_MEM_USE_HOST_PTR) != 0) {
@@ -149,11 +151,37 @@ void add_buffer(cl_mem mem, cl_context context, cl_mem_flags flags, std::uint64_
   });
 }
 
-void add_image(cl_mem mem) {
+// Pipes, GL objects: memory the recorder cannot replay.
+void add_unreplayable_memory(cl_mem mem) {
   if (mem == nullptr) return;
   record_objects([&](ClObjects& o) {
     o.buffers.erase(mem);
     o.images.insert(mem);
+  });
+}
+
+void add_image(cl_mem mem, cl_context context, cl_mem_flags flags) {
+  if (mem == nullptr) return;
+  const auto desc = describe_image(mem);
+  if (!desc) {
+    add_unreplayable_memory(mem);
+    return;
+  }
+  const cl_mem over = image_buffer(mem);
+  record_objects([&](ClObjects& o) {
+    o.images.erase(mem);
+    BufferInfo info{CaptureSession::get()->new_id(),
+                    context,
+                    flags,
+                    desc->packed_size(),
+                    over,
+                    0,
+                    0,
+                    0,
+                    std::nullopt};
+    info.image = desc;
+    o.buffers[mem] = info;
+    if (over == nullptr) CaptureSession::get()->buffer_created_locked(info.size);
   });
 }
 
@@ -189,7 +217,16 @@ cl_mem CL_API_CALL layer_clCreateSubBuffer(cl_mem parent, cl_mem_flags flags,
 cl_mem CL_API_CALL layer_clCreateImage(cl_context c, cl_mem_flags f, const cl_image_format* fmt,
                                        const cl_image_desc* desc, void* host, cl_int* err) {
   cl_mem m = next().clCreateImage(c, f, fmt, desc, host, err);
-  add_image(m);
+  add_image(m, c, f);
+  return m;
+}
+
+cl_mem CL_API_CALL layer_clCreateImageWithProperties(cl_context c, const cl_mem_properties* props,
+                                                     cl_mem_flags f, const cl_image_format* fmt,
+                                                     const cl_image_desc* desc, void* host,
+                                                     cl_int* err) {
+  cl_mem m = next().clCreateImageWithProperties(c, props, f, fmt, desc, host, err);
+  add_image(m, c, f);
   return m;
 }
 
@@ -197,7 +234,7 @@ cl_mem CL_API_CALL layer_clCreateImage2D(cl_context c, cl_mem_flags f, const cl_
                                          size_t w, size_t h, size_t pitch, void* host,
                                          cl_int* err) {
   cl_mem m = next().clCreateImage2D(c, f, fmt, w, h, pitch, host, err);
-  add_image(m);
+  add_image(m, c, f);
   return m;
 }
 
@@ -205,7 +242,7 @@ cl_mem CL_API_CALL layer_clCreateImage3D(cl_context c, cl_mem_flags f, const cl_
                                          size_t w, size_t h, size_t d, size_t rp, size_t sp,
                                          void* host, cl_int* err) {
   cl_mem m = next().clCreateImage3D(c, f, fmt, w, h, d, rp, sp, host, err);
-  add_image(m);
+  add_image(m, c, f);
   return m;
 }
 
@@ -213,7 +250,7 @@ cl_mem CL_API_CALL layer_clCreatePipe(cl_context c, cl_mem_flags f, cl_uint pack
                                       cl_uint max_packets, const cl_pipe_properties* props,
                                       cl_int* err) {
   cl_mem m = next().clCreatePipe(c, f, packet, max_packets, props, err);
-  add_image(m);
+  add_unreplayable_memory(m);
   return m;
 }
 
@@ -443,7 +480,7 @@ cl_int CL_API_CALL layer_clSetKernelArg(cl_kernel kernel, cl_uint index, size_t 
       arg.object = o.buffers.at(mem).id;
       k.arg_buffers[index] = mem;
     } else if (size == sizeof(cl_mem) && o.images.contains(*static_cast<const cl_mem*>(value))) {
-      k.arg_unreplayable[index] = "an image or pipe kernel argument";
+      k.arg_unreplayable[index] = "a pipe or GL kernel argument";
       arg.kind = trace::ArgKind::Bytes;
     } else if (size == sizeof(cl_sampler) &&
                o.samplers.contains(*static_cast<const cl_sampler*>(value))) {
@@ -573,6 +610,26 @@ cl_sampler CL_API_CALL layer_clCreateSampler(cl_context context, cl_bool normali
   return s;
 }
 
+// OpenCL 2.0's form (pyopencl's): a zero-terminated property list; what
+// it leaves out has the defaults of clCreateSampler's form.
+cl_sampler CL_API_CALL layer_clCreateSamplerWithProperties(cl_context context,
+                                                           const cl_sampler_properties* props,
+                                                           cl_int* err) {
+  cl_sampler s = next().clCreateSamplerWithProperties(context, props, err);
+  if (s == nullptr) return s;
+  bool normalized = true;
+  cl_uint addressing = CL_ADDRESS_CLAMP, filter = CL_FILTER_NEAREST;
+  for (const cl_sampler_properties* p = props; p != nullptr && p[0] != 0; p += 2) {
+    if (p[0] == CL_SAMPLER_NORMALIZED_COORDS) normalized = p[1] != CL_FALSE;
+    if (p[0] == CL_SAMPLER_ADDRESSING_MODE) addressing = static_cast<cl_uint>(p[1]);
+    if (p[0] == CL_SAMPLER_FILTER_MODE) filter = static_cast<cl_uint>(p[1]);
+  }
+  record_objects([&](ClObjects& o) {
+    o.samplers[s] = {CaptureSession::get()->new_id(), context, normalized, addressing, filter};
+  });
+  return s;
+}
+
 // Forgetting objects the driver is about to destroy keeps the tables as
 // small as what the program holds; the reference count says when.
 template <typename Handle>
@@ -620,6 +677,7 @@ void install_object_intercepts(cl_icd_dispatch& t) {
   t.clCreateBufferWithProperties = layer_clCreateBufferWithProperties;
   t.clCreateSubBuffer = layer_clCreateSubBuffer;
   t.clCreateImage = layer_clCreateImage;
+  t.clCreateImageWithProperties = layer_clCreateImageWithProperties;
   t.clCreateImage2D = layer_clCreateImage2D;
   t.clCreateImage3D = layer_clCreateImage3D;
   t.clCreatePipe = layer_clCreatePipe;
@@ -636,6 +694,7 @@ void install_object_intercepts(cl_icd_dispatch& t) {
   t.clSetKernelArgSVMPointer = layer_clSetKernelArgSVMPointer;
   t.clSetKernelExecInfo = layer_clSetKernelExecInfo;
   t.clCreateSampler = layer_clCreateSampler;
+  t.clCreateSamplerWithProperties = layer_clCreateSamplerWithProperties;
   t.clSVMAlloc = layer_clSVMAlloc;
   t.clSVMFree = layer_clSVMFree;
   t.clReleaseMemObject = layer_clReleaseMemObject;

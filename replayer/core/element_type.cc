@@ -116,6 +116,18 @@ std::map<trace::CaptureId, BufferUse> buffer_uses(
     }
   }
   for (const auto& [id, type] : written_as) uses[id].element = type;
+  // An image's pixels are compared as its format's components, whatever
+  // the kernels' image arguments say (they name no element type).
+  for (const auto& state : range.initial_state) {
+    if (!catalog.has_buffer(state.buffer)) continue;
+    const trace::Buffer& b = catalog.buffer(state.buffer);
+    if (!b.image) continue;
+    for (const char* c_name :
+         {"half", "float", "char", "uchar", "short", "ushort", "int", "uint"}) {
+      const ElementType type = element_type_of(c_name);
+      if (type.name == b.image->element_type) uses[state.buffer].element = type;
+    }
+  }
   return uses;
 }
 

@@ -202,16 +202,142 @@ void OpenClLoadedRange::write_memory(cl_command_queue q, trace::CaptureId id, st
            "clEnqueueWriteBuffer");
 }
 
+namespace {
+
+cl_mem_object_type cl_image_type(trace::ImageType type) {
+  switch (type) {
+    case trace::ImageType::Image1D:
+      return CL_MEM_OBJECT_IMAGE1D;
+    case trace::ImageType::Image1DBuffer:
+      return CL_MEM_OBJECT_IMAGE1D_BUFFER;
+    case trace::ImageType::Image1DArray:
+      return CL_MEM_OBJECT_IMAGE1D_ARRAY;
+    case trace::ImageType::Image2D:
+      return CL_MEM_OBJECT_IMAGE2D;
+    case trace::ImageType::Image2DArray:
+      return CL_MEM_OBJECT_IMAGE2D_ARRAY;
+    case trace::ImageType::Image3D:
+      return CL_MEM_OBJECT_IMAGE3D;
+  }
+  return CL_MEM_OBJECT_IMAGE2D;
+}
+
+// The slice pitch clEnqueueRead/WriteImage takes for packed rows: 0 where
+// the image type asks for 0, a 1D array's layer size, else a slice's size.
+std::size_t packed_slice_pitch(const trace::ImageDesc& d, std::size_t row_bytes, std::size_t rows) {
+  switch (d.type) {
+    case trace::ImageType::Image1DArray:
+      return row_bytes;
+    case trace::ImageType::Image2DArray:
+    case trace::ImageType::Image3D:
+      return row_bytes * rows;
+    default:
+      return 0;
+  }
+}
+
+struct PixelRect {
+  std::array<std::size_t, 3> origin{0, 0, 0}, other{0, 0, 0}, region{1, 1, 1};
+};
+
+// A rect of an image command (x in bytes) in pixels of `d`.
+PixelRect pixels(const trace::ImageDesc& d, const trace::Rect& rect) {
+  PixelRect out;
+  const auto in_pixels = [&](const std::vector<std::uint64_t>& v, std::size_t fill) {
+    auto t = triple(v, fill);
+    t[0] /= d.pixel_size;
+    return t;
+  };
+  out.origin = in_pixels(rect.buffer_origin, 0);
+  out.other = in_pixels(rect.host_origin, 0);
+  out.region = in_pixels(rect.region, 1);
+  return out;
+}
+
+}  // namespace
+
+ClMem OpenClLoadedRange::create_image(const trace::Buffer& b, cl_int& err) {
+  const trace::ImageDesc& d = *b.image;
+  const cl_image_format format{d.channel_order, d.channel_type};
+  cl_image_desc desc{};
+  desc.image_type = cl_image_type(d.type);
+  desc.image_width = d.width;
+  desc.image_height = d.height;
+  desc.image_depth = d.depth;
+  desc.image_array_size = d.array_size;
+  if (b.parent != 0) {
+    desc.buffer = mem(b.parent);
+    desc.image_row_pitch = d.row_pitch;
+  }
+  return ClMem(
+      clCreateImage(device_.context(), b.flags & kAccessFlags, &format, &desc, nullptr, &err));
+}
+
+const trace::ImageDesc* OpenClLoadedRange::image(trace::CaptureId id) const {
+  const auto it = images_.find(id);
+  return it == images_.end() ? nullptr : &it->second;
+}
+
+void OpenClLoadedRange::write_image(cl_command_queue q, trace::CaptureId id,
+                                    std::span<const std::byte> bytes) {
+  const trace::ImageDesc& d = images_.at(id);
+  const std::size_t origin[3] = {0, 0, 0};
+  const std::size_t region[3] = {d.width, d.rows(), d.slices()};
+  cl_check(clEnqueueWriteImage(q, mem(id), CL_TRUE, origin, region, d.row_bytes(),
+                               packed_slice_pitch(d, d.row_bytes(), d.rows()), bytes.data(), 0,
+                               nullptr, nullptr),
+           "clEnqueueWriteImage");
+}
+
+void OpenClLoadedRange::read_image(trace::CaptureId id, std::vector<std::byte>& out) {
+  const trace::ImageDesc& d = images_.at(id);
+  out.resize(d.packed_size());
+  const std::size_t origin[3] = {0, 0, 0};
+  const std::size_t region[3] = {d.width, d.rows(), d.slices()};
+  cl_check(clEnqueueReadImage(device_.control_queue(), mem(id), CL_TRUE, origin, region,
+                              d.row_bytes(), packed_slice_pitch(d, d.row_bytes(), d.rows()),
+                              out.data(), 0, nullptr, nullptr),
+           "clEnqueueReadImage");
+}
+
 void OpenClLoadedRange::create_buffers(const RangePlan& plan) {
   // Pointer allocations first: buffers may be made over their memory.
   for (const auto* b : plan.buffers) {
     if (b->is_pointer()) create_svm(*b);
   }
   for (const auto* b : plan.buffers) {
+    trace_buffers_.emplace(b->id, b);
     if (b->is_pointer()) continue;
     cl_int err = CL_SUCCESS;
     ClMem mem;
-    if (std::byte* base = b->parent != 0 ? svm(b->parent) : nullptr) {
+    if (b->is_image()) {
+      if (!b->image) {
+        throw PlanError("image " + std::to_string(b->id) +
+                        " has no description; the trace is damaged");
+      }
+      mem = create_image(*b, err);
+      if (err != CL_SUCCESS) {
+        throw DeviceError("the device cannot make image " + std::to_string(b->id) + " (" +
+                          std::to_string(b->image->width) + "x" + std::to_string(b->image->height) +
+                          ", " + b->image->element_type + " x" +
+                          std::to_string(b->image->channels) + "): " + cl_error_name(err) +
+                          "; replay on a device that supports the image format");
+      }
+      images_.emplace(b->id, *b->image);
+      if (b->parent == 0) {
+        // Contents the trace does not give start as zeros.
+        const cl_uint4 zero{};
+        const std::size_t origin[3] = {0, 0, 0};
+        const std::size_t region[3] = {b->image->width, b->image->rows(), b->image->slices()};
+        cl_check(clEnqueueFillImage(device_.control_queue(), mem.get(), &zero, origin, region, 0,
+                                    nullptr, nullptr),
+                 "clEnqueueFillImage");
+      }
+      if (evicts_lines_ && b->parent == 0 && images_.size() == 1) {
+        notes_.push_back(
+            "images are the driver's memory: their lines are not evicted before a pass");
+      }
+    } else if (std::byte* base = b->parent != 0 ? svm(b->parent) : nullptr) {
       // A buffer over SVM memory (CL_MEM_USE_HOST_PTR), as recorded: the
       // kernels that use it see the allocation's bytes.
       mem = ClMem(clCreateBuffer(device_.context(), (b->flags & kAccessFlags) | CL_MEM_USE_HOST_PTR,
@@ -251,6 +377,10 @@ void OpenClLoadedRange::upload_initial_state(const RangePlan& plan,
     // The buffer was made zeros: a state of zeros is there already.
     if (is_zero_blob(reader, state.blob)) continue;
     std::uint64_t offset = 0;
+    if (image(state.buffer) != nullptr) {
+      write_image(device_.control_queue(), state.buffer, reader.read_blob(state.blob));
+      continue;
+    }
     if (std::byte* base = svm(state.buffer)) {
       reader.stream_blob(state.blob, [&](std::span<const std::byte> chunk) {
         std::vector<std::byte> moved(chunk.begin(), chunk.end());
@@ -277,6 +407,28 @@ void OpenClLoadedRange::prepare_restores() {
   for (auto& restore : restores_.buffers) {
     const auto& state = restore.state;
     restored_bytes_ += state.blob.size;
+    if (restore.source != RestoreSource::Zeros && image(state.buffer) != nullptr) {
+      // Images are restored from a twin on the device: the trace's chunks
+      // do not fall on rows.
+      cl_int err = CL_SUCCESS;
+      ClMem copy = create_image(*trace_buffers_.at(state.buffer), err);
+      if (err == CL_SUCCESS) {
+        const trace::ImageDesc& d = images_.at(state.buffer);
+        const std::size_t origin[3] = {0, 0, 0};
+        const std::size_t region[3] = {d.width, d.rows(), d.slices()};
+        err = clEnqueueCopyImage(device_.control_queue(), mem(state.buffer), copy.get(), origin,
+                                 origin, region, 0, nullptr, nullptr);
+        if (err == CL_SUCCESS) err = clFinish(device_.control_queue());
+      }
+      if (err != CL_SUCCESS) {
+        throw DeviceError("no device memory for the restore copy of image " +
+                          std::to_string(state.buffer) + " (" + cl_error_name(err) + ")");
+      }
+      if (restore.source != RestoreSource::Copy) restores_changed_ = true;
+      restore.source = RestoreSource::Copy;
+      pristine_images_.emplace(state.buffer, std::move(copy));
+      continue;
+    }
     if (restore.source == RestoreSource::Copy && copies_fit && svm(state.buffer) != nullptr) {
       const auto size = std::max<std::uint64_t>(state.blob.size, 1);
       ClSvm copy(device_.context(), clSVMAlloc(device_.context(), CL_MEM_READ_WRITE, size, 0));
@@ -382,6 +534,15 @@ void OpenClLoadedRange::restore() {
                  "clEnqueueCopyBuffer");
       }
     }
+    image_reads_.clear();
+    for (const auto& [id, copy] : pristine_images_) {
+      const trace::ImageDesc& d = images_.at(id);
+      const std::size_t origin[3] = {0, 0, 0};
+      const std::size_t region[3] = {d.width, d.rows(), d.slices()};
+      cl_check(
+          clEnqueueCopyImage(q, copy.get(), mem(id), origin, origin, region, 0, nullptr, nullptr),
+          "clEnqueueCopyImage");
+    }
     for (const auto& [id, copy] : pristine_svm_) {
       const auto* from = static_cast<const std::byte*>(copy.get());
       for (const auto& piece : copy_pieces(buffer_sizes_.at(id), workers)) {
@@ -392,6 +553,14 @@ void OpenClLoadedRange::restore() {
     }
     const cl_uchar zero = 0;
     for (const auto id : zero_restored_) {
+      if (const trace::ImageDesc* d = image(id)) {
+        const cl_uint4 zero_color{};
+        const std::size_t origin[3] = {0, 0, 0};
+        const std::size_t region[3] = {d->width, d->rows(), d->slices()};
+        cl_check(clEnqueueFillImage(q, mem(id), &zero_color, origin, region, 0, nullptr, nullptr),
+                 "clEnqueueFillImage");
+        continue;
+      }
       for (const auto& piece : copy_pieces(buffer_sizes_.at(id), workers)) {
         if (std::byte* base = svm(id)) {
           cl_check(clEnqueueSVMMemFill(q, base + piece.offset, &zero, 1, piece.size, 0, nullptr,
@@ -451,6 +620,7 @@ std::vector<cl_event> OpenClLoadedRange::wait_list(const trace::Command& command
 }
 
 void OpenClLoadedRange::execute(std::span<const trace::Command> commands) {
+  image_reads_.clear();
   try {
     for (const auto& command : commands) {
       if (std::holds_alternative<trace::HostWait>(command.body)) {
@@ -496,6 +666,7 @@ cl_event OpenClLoadedRange::enqueue(const trace::Command& command) {
   const auto waits = wait_list(command);
   const auto n = static_cast<cl_uint>(waits.size());
   const cl_event* w = waits.empty() ? nullptr : waits.data();
+  if (const cl_event on_image = enqueue_image(q, command, waits)) return on_image;
   cl_event event = nullptr;
   std::visit(
       Overloaded{
@@ -603,6 +774,94 @@ cl_event OpenClLoadedRange::enqueue(const trace::Command& command) {
             cl_check(clEnqueueBarrierWithWaitList(q, n, w, &event), "clEnqueueBarrierWithWaitList");
           },
           [&](const trace::HostWait&) {},
+      },
+      command.body);
+  return event;
+}
+
+cl_event OpenClLoadedRange::enqueue_image(cl_command_queue q, const trace::Command& command,
+                                          const std::vector<cl_event>& waits) {
+  const auto n = static_cast<cl_uint>(waits.size());
+  const cl_event* w = waits.empty() ? nullptr : waits.data();
+  cl_event event = nullptr;
+  const auto rect_of = [&](const std::optional<trace::Rect>& rect) -> const trace::Rect& {
+    if (!rect) {
+      throw PlanError("command " + std::to_string(command.seq) +
+                      " on an image has no region; the trace is damaged");
+    }
+    return *rect;
+  };
+  std::visit(
+      Overloaded{
+          [&](const trace::BufferWrite& b) {
+            const trace::ImageDesc* d = image(b.buffer);
+            if (d == nullptr) return;
+            const trace::Rect& rect = rect_of(b.rect);
+            const PixelRect p = pixels(*d, rect);
+            cl_check(clEnqueueWriteImage(q, mem(b.buffer), CL_FALSE, p.origin.data(),
+                                         p.region.data(), rect.host_row_pitch,
+                                         packed_slice_pitch(*d, rect.host_row_pitch, p.region[1]),
+                                         host_data_.at(command.seq).data(), n, w, &event),
+                     "clEnqueueWriteImage");
+          },
+          [&](const trace::BufferUnmap& u) {
+            const trace::ImageDesc* d = image(u.buffer);
+            const auto data = host_data_.find(command.seq);
+            if (d == nullptr || data == host_data_.end() || data->second.empty()) return;
+            const trace::Rect& rect = rect_of(u.rect);
+            const PixelRect p = pixels(*d, rect);
+            cl_check(clEnqueueWriteImage(q, mem(u.buffer), CL_FALSE, p.origin.data(),
+                                         p.region.data(), rect.host_row_pitch,
+                                         packed_slice_pitch(*d, rect.host_row_pitch, p.region[1]),
+                                         data->second.data(), n, w, &event),
+                     "clEnqueueWriteImage");
+          },
+          [&](const trace::BufferRead& b) {
+            const trace::ImageDesc* d = image(b.buffer);
+            if (d == nullptr) return;
+            const trace::Rect& rect = rect_of(b.rect);
+            const PixelRect p = pixels(*d, rect);
+            cl_check(clEnqueueReadImage(q, mem(b.buffer), CL_FALSE, p.origin.data(),
+                                        p.region.data(), rect.host_row_pitch,
+                                        packed_slice_pitch(*d, rect.host_row_pitch, p.region[1]),
+                                        host_data_.at(command.seq).data(), n, w, &event),
+                     "clEnqueueReadImage");
+          },
+          [&](const trace::BufferFill& f) {
+            const trace::ImageDesc* d = image(f.buffer);
+            if (d == nullptr) return;
+            const PixelRect p = pixels(*d, rect_of(f.rect));
+            if (f.pattern.size() < 16) {
+              throw PlanError("the fill color of command " + std::to_string(command.seq) +
+                              " is not 16 bytes; the trace is damaged");
+            }
+            cl_check(clEnqueueFillImage(q, mem(f.buffer), f.pattern.data(), p.origin.data(),
+                                        p.region.data(), n, w, &event),
+                     "clEnqueueFillImage");
+          },
+          [&](const trace::BufferCopy& c) {
+            const trace::ImageDesc* from = image(c.src);
+            const trace::ImageDesc* to = image(c.dst);
+            if (from == nullptr && to == nullptr) return;
+            const trace::Rect& rect = rect_of(c.rect);
+            if (from != nullptr && to != nullptr) {
+              const PixelRect p = pixels(*from, rect);
+              cl_check(clEnqueueCopyImage(q, mem(c.src), mem(c.dst), p.origin.data(),
+                                          p.other.data(), p.region.data(), n, w, &event),
+                       "clEnqueueCopyImage");
+            } else if (from != nullptr) {
+              const PixelRect p = pixels(*from, rect);
+              cl_check(clEnqueueCopyImageToBuffer(q, mem(c.src), mem(c.dst), p.origin.data(),
+                                                  p.region.data(), c.dst_offset, n, w, &event),
+                       "clEnqueueCopyImageToBuffer");
+            } else {
+              const PixelRect p = pixels(*to, rect);
+              cl_check(clEnqueueCopyBufferToImage(q, mem(c.src), mem(c.dst), c.src_offset,
+                                                  p.other.data(), p.region.data(), n, w, &event),
+                       "clEnqueueCopyBufferToImage");
+            }
+          },
+          [](const auto&) {},
       },
       command.body);
   return event;
@@ -756,6 +1015,15 @@ void OpenClLoadedRange::read_buffer(trace::CaptureId buffer, std::uint64_t offse
                     std::to_string(size) + " bytes; the trace is damaged");
   }
   if (out.empty()) return;
+  if (image(buffer) != nullptr) {
+    auto it = image_reads_.find(buffer);
+    if (it == image_reads_.end()) {
+      it = image_reads_.emplace(buffer, std::vector<std::byte>()).first;
+      read_image(buffer, it->second);
+    }
+    std::memcpy(out.data(), it->second.data() + offset, out.size());
+    return;
+  }
   if (std::byte* base = svm(buffer)) {
     cl_check(clEnqueueSVMMemcpy(device_.control_queue(), CL_TRUE, out.data(), base + offset,
                                 out.size(), 0, nullptr, nullptr),

@@ -57,6 +57,16 @@ class OpenClLoadedRange : public LoadedRange {
   ClMem create_buffer(cl_mem_flags flags, std::uint64_t size, cl_int& err,
                       std::span<const std::byte>* host_bytes = nullptr);
 
+  // An image of the range, zeros, made as recorded (over its buffer where
+  // it was made over one).
+  ClMem create_image(const trace::Buffer& image, cl_int& err);
+  const trace::ImageDesc* image(trace::CaptureId id) const;
+  // Writes or reads an image whole, packed.
+  void write_image(cl_command_queue q, trace::CaptureId id, std::span<const std::byte> bytes);
+  void read_image(trace::CaptureId id, std::vector<std::byte>& out);
+  // An image command: the rect's x in bytes, back to pixels.
+  cl_event enqueue_image(cl_command_queue q, const trace::Command& command,
+                         const std::vector<cl_event>& waits);
   // An SVM allocation of the range; what a Pointer allocation of the trace
   // replays as. Fails with the device's missing capability.
   void create_svm(const trace::Buffer& buffer);
@@ -97,10 +107,14 @@ class OpenClLoadedRange : public LoadedRange {
   std::map<trace::CaptureId, ClProgram> arg_info_twins_;
   std::map<trace::CaptureId, ClSampler> samplers_;
   std::map<trace::CaptureId, ClMem> buffers_;
-  std::map<trace::CaptureId, ClSvm> svm_;           // Pointer allocations
-  std::map<trace::CaptureId, ClSvm> pristine_svm_;  // their restore copies
-  AddressTranslation addresses_;                    // recorded -> replayed
-  std::uint64_t translated_words_ = 0;              // stored pointers moved at load
+  std::map<trace::CaptureId, const trace::Buffer*> trace_buffers_;  // the catalog's records
+  std::map<trace::CaptureId, trace::ImageDesc> images_;
+  std::map<trace::CaptureId, ClMem> pristine_images_;               // restore copies of images
+  std::map<trace::CaptureId, std::vector<std::byte>> image_reads_;  // for read_buffer's pieces
+  std::map<trace::CaptureId, ClSvm> svm_;                           // Pointer allocations
+  std::map<trace::CaptureId, ClSvm> pristine_svm_;                  // their restore copies
+  AddressTranslation addresses_;                                    // recorded -> replayed
+  std::uint64_t translated_words_ = 0;                              // stored pointers moved at load
   std::map<trace::CaptureId, std::uint64_t> buffer_sizes_;
   // Root buffers in host memory of ours (evicts_lines_), where the device
   // works on them in place.

@@ -59,7 +59,7 @@ TEST_CASE("info: one line per range with its status, on real traces") {
       {"open_at_exit.py",
        {{"done", "complete", 1},
         {"never_closed", "truncated: still open when the program ended", 1}}},
-      {"example_image_range", {{"with_image", "not replayable: clEnqueueWriteImage", 0}}},
+      {"example_image_range", {{"with_image", "complete", 1}, {"image_kinds", "complete", 1}}},
       {"killed.py", {{"first", "complete", 1}}},
       {"many_kernels.py", {{"many", "complete", 60}}},
   };
@@ -161,6 +161,34 @@ TEST_CASE("extract: numpy loads test.py's range1 states with the program's value
     CHECK(read_text(dir / "x" / p["sources"][0].get<std::string>()).find("__kernel") !=
           std::string::npos);
   }
+}
+
+TEST_CASE("show and extract: images with their format, extracted as arrays of their shape") {
+  TempDir dir;
+  const fs::path& trace = recorded("example_image_range").trace;
+  const RunResult text = analyze({"show", trace.string(), "image_kinds"}, dir.path());
+  INFO(text.out, text.err);
+  CHECK(lines_with(text.out, {"image", "1D array 16, 3 layers, uint8", "written"}) == 1);
+  CHECK(lines_with(text.out, {"image", "2D array 16x16, 3 layers, float16 x4"}) == 1);
+  CHECK(lines_with(text.out, {"image", "3D 16x16x4, float32"}) == 1);
+  const RunResult r = analyze({"extract", trace.string(), "-o", (dir / "x").string()}, dir.path());
+  INFO(r.out, r.err);
+  REQUIRE(r.exit_code == 0);
+  const json manifest = json::parse(read_text(dir / "x" / "manifest.json"));
+  std::map<std::string, json> shapes;  // "range/type" -> the final state's shape
+  for (const auto& range : manifest["ranges"]) {
+    for (const auto& b : range["buffers"]) {
+      if (b["image"].is_null()) continue;
+      CHECK(b["final"]["dtype"] == b["image"]["element_type"]);
+      shapes[range["name"].get<std::string>() + "/" + b["image"]["type"].get<std::string>()] =
+          b["final"]["shape"];
+    }
+  }
+  CHECK(shapes["with_image/2D"] == json::array({48, 64, 4}));
+  CHECK(shapes["image_kinds/1D array"] == json::array({3, 16}));
+  CHECK(shapes["image_kinds/2D array"] == json::array({3, 16, 16, 4}));
+  CHECK(shapes["image_kinds/3D"] == json::array({4, 16, 16}));
+  CHECK(shapes["image_kinds/1D buffer"].is_null());  // its state is its buffer's
 }
 
 TEST_CASE("verify: every real trace is sound") {

@@ -73,8 +73,8 @@ const std::vector<Expected>& expectations() {
       // Pointers inside SVM data, reached through clSetKernelExecInfo, and
       // fine-grained SVM the host wrote without a map.
       {"example_svm_list", {{"walk", {"walk"}}, {"fine", {"scale"}}}, {}},
-      // Nothing replayable: status 2.
-      {"example_image_range", {}, {{"with_image", "not replayable: clEnqueueWriteImage"}}, 2},
+      // Every image command and type, an image argument with a sampler.
+      {"example_image_range", {{"with_image", {"blur"}}, {"image_kinds", {"planes"}}}, {}},
   };
   return all;
 }

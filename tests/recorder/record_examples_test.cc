@@ -66,6 +66,10 @@ struct Loaded {
   std::map<CaptureId, Buffer> buffers;
   std::map<CaptureId, Queue> queues;
   std::set<CaptureId> contexts, samplers;
+  const Buffer* buffer(CaptureId id) const {
+    const auto it = buffers.find(id);
+    return it == buffers.end() ? nullptr : &it->second;
+  }
 };
 
 // Each blob chunk frame of the trace: its size, by the chunk's content key.
@@ -528,6 +532,20 @@ TEST_CASE("a range open at exit is truncated") {
 
 TEST_CASE("an API the replayer cannot replay marks the range, and the program goes on") {
   TempDir dir;
+  const auto plain = run_command({MSPROF_NATIVE_KERNEL_EXE}, dir.path());
+  const auto rec = record({}, {MSPROF_NATIVE_KERNEL_EXE}, dir.path());
+  REQUIRE(rec.exit_code == 0);
+  CHECK(rec.out == plain.out);
+  if (plain.out.find("unsupported") != std::string::npos) return;
+  CHECK(plain.out == "values[15] = 30.0\n");
+  const Loaded l = load(dir / "trace.fb");
+  const Range& r = range_named(l, "native");
+  CHECK(r.status == RangeStatus::NotReplayable);
+  CHECK(r.status_reason == "clEnqueueNativeKernel");
+}
+
+TEST_CASE("images are recorded with their format, their commands with packed data") {
+  TempDir dir;
   const auto plain = run_command({example_binary("example_image_range")}, dir.path());
   const auto rec = record({}, {example_binary("example_image_range")}, dir.path());
   REQUIRE(rec.exit_code == 0);
@@ -535,8 +553,43 @@ TEST_CASE("an API the replayer cannot replay marks the range, and the program go
   if (plain.out.find("unsupported") != std::string::npos) return;
   const Loaded l = load(dir / "trace.fb");
   const Range& r = range_named(l, "with_image");
-  CHECK(r.status == RangeStatus::NotReplayable);
-  CHECK(r.status_reason == "clEnqueueWriteImage");
+  CHECK(r.status == RangeStatus::Complete);
+  // The first command writes the 64x48 RGBA float source from a host array
+  // one pixel wider per row: stored packed, 16 bytes a pixel.
+  const auto& write = std::get<BufferWrite>(r.commands.at(0).body);
+  const Buffer* image = l.buffer(write.buffer);
+  REQUIRE(image != nullptr);
+  REQUIRE(image->image);
+  CHECK(image->kind == MemoryKind::Image);
+  CHECK(image->image->type == ImageType::Image2D);
+  CHECK(image->image->width == 64);
+  CHECK(image->image->height == 48);
+  CHECK(image->image->pixel_size == 16);
+  CHECK(image->image->channels == 4);
+  CHECK(image->image->element_type == "float32");
+  CHECK(image->size == 64 * 48 * 16);
+  REQUIRE(write.rect);
+  CHECK(write.rect->region == std::vector<std::uint64_t>{64 * 16, 48, 1});
+  CHECK(write.rect->host_row_pitch == 64 * 16);
+  TraceReader reader(dir / "trace.fb");
+  const auto data = reader.read_blob(write.data);
+  REQUIRE(data.size() == 64 * 48 * 16);
+  // Pixel (x, y) channel c is ((x * 7 + y * 13 + c * 5) % 31) / 8.
+  float last = 0;
+  std::memcpy(&last, data.data() + data.size() - 4, 4);
+  CHECK(last == static_cast<float>((63 * 7 + 47 * 13 + 3 * 5) % 31) / 8.0f);
+  // The image argument is the image, the sampler a sampler.
+  const auto& blur = std::get<KernelLaunch>(r.commands.at(1).body);
+  CHECK(blur.args.at(0).kind == ArgKind::Buffer);
+  CHECK(blur.args.at(0).object == write.buffer);
+  CHECK(blur.args.at(2).kind == ArgKind::Sampler);
+  // The kinds range holds a 1D array, a 2D array and a 3D image.
+  std::set<ImageType> types;
+  for (const auto& s : range_named(l, "image_kinds").initial_state) {
+    if (const Buffer* b = l.buffer(s.buffer); b && b->image) types.insert(b->image->type);
+  }
+  CHECK(types ==
+        std::set<ImageType>{ImageType::Image1DArray, ImageType::Image2DArray, ImageType::Image3D});
 }
 
 TEST_CASE("bad input: one line, non-zero exit, nothing written") {
