@@ -63,10 +63,19 @@ RestorePlan plan_restores(const RangePlan& plan, const trace::TraceReader& reade
     double compressed;
   };
   std::vector<Candidate> candidates;
+  const auto is_image = [&](trace::CaptureId id) {
+    for (const auto* b : plan.buffers) {
+      if (b->id == id) return b->is_image();
+    }
+    return false;
+  };
   for (const auto& state : plan.written) {
     BufferRestore restore{state, RestoreSource::Copy};
     if (is_zero_blob(reader, state.blob)) {
       restore.source = RestoreSource::Zeros;
+    } else if (is_image(state.buffer)) {
+      // An image is written whole or by rows; the trace's chunks do not
+      // fall on rows, so it is restored from a copy whatever the policy.
     } else if (policy == RestorePolicy::Trace) {
       restore.source = RestoreSource::Trace;
     } else if (policy == RestorePolicy::Auto) {

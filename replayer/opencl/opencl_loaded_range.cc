@@ -407,9 +407,8 @@ void OpenClLoadedRange::prepare_restores() {
   for (auto& restore : restores_.buffers) {
     const auto& state = restore.state;
     restored_bytes_ += state.blob.size;
-    if (restore.source != RestoreSource::Zeros && image(state.buffer) != nullptr) {
-      // Images are restored from a twin on the device: the trace's chunks
-      // do not fall on rows.
+    if (restore.source == RestoreSource::Copy && image(state.buffer) != nullptr) {
+      // The restore plan gives every image a copy (plan_restores).
       cl_int err = CL_SUCCESS;
       ClMem copy = create_image(*trace_buffers_.at(state.buffer), err);
       if (err == CL_SUCCESS) {
@@ -424,8 +423,6 @@ void OpenClLoadedRange::prepare_restores() {
         throw DeviceError("no device memory for the restore copy of image " +
                           std::to_string(state.buffer) + " (" + cl_error_name(err) + ")");
       }
-      if (restore.source != RestoreSource::Copy) restores_changed_ = true;
-      restore.source = RestoreSource::Copy;
       pristine_images_.emplace(state.buffer, std::move(copy));
       continue;
     }

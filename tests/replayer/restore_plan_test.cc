@@ -107,6 +107,24 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("restore plan: an image is restored from a copy whatever the policy, zeros by a fill") {
+  BlobTrace t;
+  const trace::TraceReader reader(t.path());
+  RangePlan plan = plan_writing({{1, t.random}, {2, t.zeros}, {3, t.smooth}});
+  trace::Buffer image, zero_image, buffer;
+  image.id = 1;
+  image.kind = trace::MemoryKind::Image;
+  zero_image.id = 2;
+  zero_image.kind = trace::MemoryKind::Image;
+  buffer.id = 3;
+  plan.buffers = {&image, &zero_image, &buffer};
+  const auto p = plan_restores(plan, reader, RestorePolicy::Trace, 0);
+  REQUIRE(p.buffers.size() == 3);
+  CHECK(p.buffers[0].source == RestoreSource::Copy);
+  CHECK(p.buffers[1].source == RestoreSource::Zeros);
+  CHECK(p.buffers[2].source == RestoreSource::Trace);
+}
+
 TEST_CASE("the trace restorer delivers every chunk once, at its offset, over several threads") {
   BlobTrace t;
   const trace::TraceReader reader(t.path());
