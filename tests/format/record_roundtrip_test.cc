@@ -22,7 +22,7 @@ TEST_CASE("every record kind and every command kind survives a round trip") {
   }
   const auto ranges = reader.read_all<Range>();
   REQUIRE(ranges.size() == 2);
-  CHECK(ranges[0].commands.size() == 13);
+  CHECK(ranges[0].commands.size() == 16);
   CHECK(std::holds_alternative<HostWait>(ranges[0].commands.back().body));
   CHECK(reader.info() == std::get<TraceInfo>(sample.records[0]));
   for (const auto& blob : sample.blobs) {

@@ -85,6 +85,10 @@ SampleTrace make_sample_records(std::size_t chunk_size) {
   s.records.push_back(Buffer{5, 1, 0x4, 512, 4, 1024, 0xdead'beef'0000ull});
   s.records.push_back(
       Buffer{9, 1, 0x401, 4096, 0, 0, 0x7f00'1234'5600ull, MemoryKind::Pointer, 128});
+  Buffer image{10, 1, 0x4, 64 * 48 * 16, 0, 0, std::nullopt, MemoryKind::Image, 0};
+  image.image =
+      ImageDesc{ImageType::Image2DArray, 64, 48, 1, 3, 0x10B5, 0x10DE, 16, 4, "float32", 0, 0};
+  s.records.push_back(image);
   s.records.push_back(Queue{6, 1, 1, 0x3, true, true});
   s.records.push_back(Sampler{7, 1, true, 0x1132, 0x1141});
 
@@ -128,7 +132,11 @@ SampleTrace make_sample_records(std::size_t chunk_size) {
       {9, 6, 0, {103}, false, 10, BufferUnmap{4, 8, 0, 4096, zeros}},
       {10, 6, 104, {}, false, 11, Marker{}},
       {11, 6, 105, {104}, false, 12, Barrier{}},
-      {12, 0, 0, {}, true, 13, HostWait{{104, 105}}},
+      // An image's commands: rects on fills, maps and unmaps.
+      {12, 6, 0, {}, false, 13, BufferFill{10, std::vector<std::uint8_t>(16, 0x3f), 0, 700, rect}},
+      {13, 6, 106, {}, true, 14, BufferMap{10, 0x2, 0, 700, rect}},
+      {14, 6, 0, {106}, false, 15, BufferUnmap{10, 13, 0, 700, c, rect}},
+      {15, 0, 0, {}, true, 16, HostWait{{104, 105}}},
   };
   range.initial_state = {{4, a}, {5, zeros}};
   range.final_state = {{4, b}, {5, zeros}};
