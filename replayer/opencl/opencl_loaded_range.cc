@@ -788,42 +788,30 @@ cl_event OpenClLoadedRange::enqueue_image(cl_command_queue q, const trace::Comma
     }
     return *rect;
   };
+  // A write, an unmap's data or a read of the image's region, packed on
+  // the host side.
+  const auto transfer = [&](bool write, trace::CaptureId id, const std::optional<trace::Rect>& r) {
+    const trace::ImageDesc* d = image(id);
+    const auto data = host_data_.find(command.seq);
+    if (d == nullptr || data == host_data_.end() || data->second.empty()) return;
+    const trace::Rect& rect = rect_of(r);
+    const PixelRect p = pixels(*d, rect);
+    const std::size_t slice = packed_slice_pitch(*d, rect.host_row_pitch, p.region[1]);
+    if (write) {
+      cl_check(clEnqueueWriteImage(q, mem(id), CL_FALSE, p.origin.data(), p.region.data(),
+                                   rect.host_row_pitch, slice, data->second.data(), n, w, &event),
+               "clEnqueueWriteImage");
+    } else {
+      cl_check(clEnqueueReadImage(q, mem(id), CL_FALSE, p.origin.data(), p.region.data(),
+                                  rect.host_row_pitch, slice, data->second.data(), n, w, &event),
+               "clEnqueueReadImage");
+    }
+  };
   std::visit(
       Overloaded{
-          [&](const trace::BufferWrite& b) {
-            const trace::ImageDesc* d = image(b.buffer);
-            if (d == nullptr) return;
-            const trace::Rect& rect = rect_of(b.rect);
-            const PixelRect p = pixels(*d, rect);
-            cl_check(clEnqueueWriteImage(q, mem(b.buffer), CL_FALSE, p.origin.data(),
-                                         p.region.data(), rect.host_row_pitch,
-                                         packed_slice_pitch(*d, rect.host_row_pitch, p.region[1]),
-                                         host_data_.at(command.seq).data(), n, w, &event),
-                     "clEnqueueWriteImage");
-          },
-          [&](const trace::BufferUnmap& u) {
-            const trace::ImageDesc* d = image(u.buffer);
-            const auto data = host_data_.find(command.seq);
-            if (d == nullptr || data == host_data_.end() || data->second.empty()) return;
-            const trace::Rect& rect = rect_of(u.rect);
-            const PixelRect p = pixels(*d, rect);
-            cl_check(clEnqueueWriteImage(q, mem(u.buffer), CL_FALSE, p.origin.data(),
-                                         p.region.data(), rect.host_row_pitch,
-                                         packed_slice_pitch(*d, rect.host_row_pitch, p.region[1]),
-                                         data->second.data(), n, w, &event),
-                     "clEnqueueWriteImage");
-          },
-          [&](const trace::BufferRead& b) {
-            const trace::ImageDesc* d = image(b.buffer);
-            if (d == nullptr) return;
-            const trace::Rect& rect = rect_of(b.rect);
-            const PixelRect p = pixels(*d, rect);
-            cl_check(clEnqueueReadImage(q, mem(b.buffer), CL_FALSE, p.origin.data(),
-                                        p.region.data(), rect.host_row_pitch,
-                                        packed_slice_pitch(*d, rect.host_row_pitch, p.region[1]),
-                                        host_data_.at(command.seq).data(), n, w, &event),
-                     "clEnqueueReadImage");
-          },
+          [&](const trace::BufferWrite& b) { transfer(true, b.buffer, b.rect); },
+          [&](const trace::BufferUnmap& u) { transfer(true, u.buffer, u.rect); },
+          [&](const trace::BufferRead& b) { transfer(false, b.buffer, b.rect); },
           [&](const trace::BufferFill& f) {
             const trace::ImageDesc* d = image(f.buffer);
             if (d == nullptr) return;
