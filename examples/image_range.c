@@ -135,8 +135,12 @@ int main(void) {
   cl_mem line_store = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(float) * kL, NULL, &err);
   cl_mem line = make_image(ctx, CL_MEM_READ_WRITE, CL_R, CL_FLOAT, CL_MEM_OBJECT_IMAGE1D_BUFFER, kL,
                            0, 0, 0, line_store, &err);
+  cl_mem plain1d = make_image(ctx, CL_MEM_READ_WRITE, CL_R, CL_UNSIGNED_INT8, CL_MEM_OBJECT_IMAGE1D,
+                              kL, 0, 0, 0, NULL, &err);
   cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(float) * kL * kL * kD, NULL, &err);
-  if (!layers1d || !layers2d || !volume || !line || !out) return fail("image kinds", err);
+  if (!layers1d || !layers2d || !volume || !line || !plain1d || !out)
+    return fail("image kinds", err);
+  const cl_uint4 gray = {{77, 0, 0, 0}}; /* an integer image fills with a uint4 */
   unsigned char bytes[kLayers][kL];
   for (int l = 0; l < kLayers; ++l)
     for (int x = 0; x < kL; ++x) bytes[l][x] = (unsigned char)(l * 40 + x);
@@ -166,10 +170,20 @@ int main(void) {
   clEnqueueWriteImage(q, layers2d, CL_FALSE, origin, (size_t[3]){kL, kL, kLayers}, 0, 0, halves, 0,
                       NULL, NULL);
   clEnqueueNDRangeKernel(q, planes, 3, NULL, vol_global, NULL, 0, NULL, NULL);
-  /* A row of the volume's second slice into the 1D image over a buffer. */
-  clEnqueueCopyImage(q, volume, line, (size_t[3]){0, 3, 1}, origin, one_line, 0, NULL, NULL);
+  /* A row of the volume's second slice into the buffer under the 1D image,
+   * then a write through that image. */
+  clEnqueueCopyImageToBuffer(q, volume, line_store, (size_t[3]){0, 3, 1}, one_line, 0, 0, NULL,
+                             NULL);
+  const float ends[2] = {-1.0f, -2.0f};
+  err = clEnqueueWriteImage(q, line, CL_FALSE, (size_t[3]){kL - 2, 0, 0}, (size_t[3]){2, 1, 1}, 0,
+                            0, ends, 0, NULL, NULL);
+  if (err != CL_SUCCESS) return fail("clEnqueueWriteImage on a 1D buffer image", err);
   /* The buffer back into the volume's first row. */
   clEnqueueCopyBufferToImage(q, line_store, volume, 0, origin, one_line, 0, NULL, NULL);
+  /* A plain 1D image: filled in part, its pixels into a layer of the 1D array. */
+  clEnqueueFillImage(q, plain1d, &gray, (size_t[3]){4, 0, 0}, (size_t[3]){8, 1, 1}, 0, NULL, NULL);
+  clEnqueueCopyImage(q, plain1d, layers1d, origin, (size_t[3]){0, 2, 0}, (size_t[3]){kL, 1, 1}, 0,
+                     NULL, NULL);
   clFinish(q);
   mstxRangeEnd(id);
 

@@ -97,7 +97,7 @@ std::string arg_text(const ObjectTable& table, const Kernel* kernel, const Kerne
   out += ": ";
   switch (arg.kind) {
     case ArgKind::Buffer: {
-      out += "buffer " + std::to_string(arg.object);
+      out += memory_name(table, arg.object);
       if (arg.offset) out += " + " + std::to_string(arg.offset);
       const auto size = buffer_size(table, arg.object);
       out += size ? " (" + human_bytes(*size) + ")" : " (no buffer record)";

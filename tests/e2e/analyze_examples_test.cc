@@ -171,6 +171,8 @@ TEST_CASE("show and extract: images with their format, extracted as arrays of th
   CHECK(lines_with(text.out, {"image", "1D array 16, 3 layers, uint8", "written"}) == 1);
   CHECK(lines_with(text.out, {"image", "2D array 16x16, 3 layers, float16 x4"}) == 1);
   CHECK(lines_with(text.out, {"image", "3D 16x16x4, float32"}) == 1);
+  CHECK(lines_with(text.out, {"image", "1D 16, uint8", "written"}) == 1);
+  CHECK(lines_with(text.out, {"arg 0 vol (image3d_t): image"}) == 1);
   const RunResult r = analyze({"extract", trace.string(), "-o", (dir / "x").string()}, dir.path());
   INFO(r.out, r.err);
   REQUIRE(r.exit_code == 0);
@@ -188,6 +190,7 @@ TEST_CASE("show and extract: images with their format, extracted as arrays of th
   CHECK(shapes["image_kinds/1D array"] == json::array({3, 16}));
   CHECK(shapes["image_kinds/2D array"] == json::array({3, 16, 16, 4}));
   CHECK(shapes["image_kinds/3D"] == json::array({4, 16, 16}));
+  CHECK(shapes["image_kinds/1D"] == json::array({16}));
   CHECK(shapes["image_kinds/1D buffer"].is_null());  // its state is its buffer's
 }
 

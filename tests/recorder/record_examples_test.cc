@@ -588,8 +588,16 @@ TEST_CASE("images are recorded with their format, their commands with packed dat
   for (const auto& s : range_named(l, "image_kinds").initial_state) {
     if (const Buffer* b = l.buffer(s.buffer); b && b->image) types.insert(b->image->type);
   }
-  CHECK(types ==
-        std::set<ImageType>{ImageType::Image1DArray, ImageType::Image2DArray, ImageType::Image3D});
+  CHECK(types == std::set<ImageType>{ImageType::Image1D, ImageType::Image1DArray,
+                                     ImageType::Image2DArray, ImageType::Image3D});
+  // The 1D image over a buffer has that buffer as its parent; its state is
+  // the buffer's.
+  const auto over = std::find_if(l.buffers.begin(), l.buffers.end(), [](const auto& b) {
+    return b.second.image && b.second.image->type == ImageType::Image1DBuffer;
+  });
+  REQUIRE(over != l.buffers.end());
+  REQUIRE(l.buffer(over->second.parent) != nullptr);
+  CHECK(l.buffer(over->second.parent)->kind == MemoryKind::Buffer);
 }
 
 TEST_CASE("bad input: one line, non-zero exit, nothing written") {
