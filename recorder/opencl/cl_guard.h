@@ -25,4 +25,11 @@ void record_objects(Fn&& fn) noexcept {
   }
 }
 
+// Set on the thread running a clEnqueueSVMFree callback: the driver may run
+// it inside the enqueue, where the session's lock is held, or on a thread
+// of its own while the program holds the lock waiting for that queue; the
+// pointers were forgotten at the enqueue, so its clSVMFree calls pass
+// straight through.
+inline thread_local bool inside_svm_free_callback = false;
+
 }  // namespace msprof::record::opencl

@@ -102,6 +102,13 @@ std::optional<trace::ImageDesc> describe_image(cl_mem image) {
       CL_SUCCESS)
     return std::nullopt;
   const auto type = image_type(mem_type);
+  // An image made from another image (an sRGB or depth view) shares its
+  // pixels: recorded apart, writes through one would not show through the
+  // other, so it is left to the caller's not-replayable path.
+  cl_mem associated = nullptr;
+  next().clGetMemObjectInfo(image, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof associated, &associated,
+                            nullptr);
+  if (associated != nullptr && image_buffer(image) == nullptr) return std::nullopt;
   const auto format = image_value<cl_image_format>(image, CL_IMAGE_FORMAT);
   const auto part = component(format.image_channel_data_type);
   if (!type || !part) return std::nullopt;

@@ -64,7 +64,10 @@ trace::DeviceInfo describe_device(cl_device_id device) {
 }
 
 std::optional<std::string> KernelInfo::unreplayable() const {
-  if (exec_info_unreplayable) return exec_info_unreplayable;
+  for (const auto* why :
+       {&svm_ptrs_unreplayable, &system_svm_unreplayable, &exec_info_unreplayable}) {
+    if (*why) return *why;
+  }
   for (const std::string& reason : arg_unreplayable) {
     if (!reason.empty()) return reason;
   }

@@ -94,8 +94,10 @@ struct KernelInfo {
   // none): judged at each launch, so a later clSetKernelArg of a buffer
   // makes the kernel replayable again.
   std::vector<std::string> arg_unreplayable;
-  // clSetKernelExecInfo's SVM settings, until set back to none.
-  std::optional<std::string> exec_info_unreplayable;
+  // What clSetKernelExecInfo set that cannot replay, by parameter, each
+  // until that parameter is set again: SVM pointers into no allocation,
+  // fine-grained system SVM on, any other parameter.
+  std::optional<std::string> svm_ptrs_unreplayable, system_svm_unreplayable, exec_info_unreplayable;
   // The first reason a launch with the current arguments cannot replay.
   std::optional<std::string> unreplayable() const;
 };

@@ -177,7 +177,8 @@ void ClRecorder::use_buffer(RangeCapture& capture, cl_command_queue queue, cl_me
                             cl_uint num_wait, const cl_event* wait) {
   if (buffer == nullptr) return;
   if (objects_.images.contains(buffer)) {
-    CaptureSession::get()->not_replayable("a pipe, GL object or image of an unknown format");
+    CaptureSession::get()->not_replayable(
+        "a pipe, GL object, or image of an unknown format or made from another image");
     return;
   }
   const auto it = objects_.buffers.find(buffer);
@@ -262,35 +263,43 @@ SnapshotPipeline::BlobSlot ClRecorder::read_svm(cl_command_queue queue, std::uin
   return snapshot_when_read(std::move(bytes), read);
 }
 
-void ClRecorder::svm_freed(std::uint64_t base, cl_command_queue queue) {
+void ClRecorder::svm_freed(std::uint64_t base, cl_command_queue queue, cl_uint num_wait,
+                           const cl_event* wait) {
   const SvmInfo* info = objects_.svm.at(base);
   if (info == nullptr) return;
-  // clSVMFree frees at once: the snapshot reads still running must end.
-  // clEnqueueSVMFree runs after them on an in-order queue, but not on
-  // another queue; waiting costs the program the reads alone.
-  if (const auto pending = svm_reads_.find(base); pending != svm_reads_.end()) {
-    for (cl_event e : pending->second) {
-      next().clWaitForEvents(1, &e);
-      next().clReleaseEvent(e);
-    }
-    svm_reads_.erase(pending);
-  }
   CaptureSession& session = *CaptureSession::get();
   RangeCapture* capture = session.capturing() ? session.current() : nullptr;
   const auto touched = std::find_if(touched_svm_.begin(), touched_svm_.end(),
                                     [&](const auto& p) { return p.first == base; });
   if (capture != nullptr && touched != touched_svm_.end()) {
     if (session.config().final_state) {
-      cl_command_queue on = queue != nullptr ? queue : touched->second;
       try {
-        // clSVMFree frees at once: the read must be done before it returns.
-        capture->final.emplace_back(info->id,
-                                    read_svm(on, base, info->size, 0, nullptr, queue == nullptr));
+        if (queue != nullptr) {
+          // Ahead of the free, after what it waits for: on an out-of-order
+          // queue the read blocks, since the free may run right after it.
+          capture->final.emplace_back(
+              info->id, read_svm(queue, base, info->size, num_wait, wait, !in_order(queue)));
+        } else {
+          // clSVMFree frees at once: the read must be done before it returns.
+          capture->final.emplace_back(
+              info->id, read_svm(touched->second, base, info->size, 0, nullptr, true));
+        }
       } catch (const std::exception& e) {
         session.warn(std::string(e.what()) + " at its free; the range has no final state for it");
       }
     }
     touched_svm_.erase(touched);
+  }
+  // The recorder's own reads still running: clSVMFree frees at once, so
+  // they must end first; a free enqueued on an in-order queue runs after
+  // them, and one on another queue waits only for what the program says.
+  if (const auto pending = svm_reads_.find(base); pending != svm_reads_.end()) {
+    const bool ordered = queue != nullptr && in_order(queue);
+    for (cl_event e : pending->second) {
+      if (!ordered) next().clWaitForEvents(1, &e);
+      next().clReleaseEvent(e);
+    }
+    svm_reads_.erase(pending);
   }
   objects_.svm.erase(base);
 }
@@ -314,6 +323,14 @@ void ClRecorder::use_kernel(RangeCapture& capture, cl_command_queue queue, cl_ke
     if (arg.kind == trace::ArgKind::Buffer) {
       use_buffer(capture, queue, info.arg_buffers[i], num_wait, wait);
     } else if (arg.kind == trace::ArgKind::Pointer && info.arg_svm[i] != 0) {
+      // The allocation at that address now: freed and made again since the
+      // argument was set, it is another one.
+      const SvmInfo* now = objects_.svm.at(info.arg_svm[i]);
+      if (now == nullptr) {
+        CaptureSession::get()->not_replayable("an SVM argument freed before the launch");
+        continue;
+      }
+      info.args[i].object = now->id;
       use_svm(capture, queue, info.arg_svm[i], num_wait, wait);
     } else if (arg.kind == trace::ArgKind::Sampler) {
       capture.objects.insert(arg.object);
@@ -324,7 +341,15 @@ void ClRecorder::use_kernel(RangeCapture& capture, cl_command_queue queue, cl_ke
       }
     }
   }
-  for (const std::uint64_t base : info.indirect_svm) use_svm(capture, queue, base, num_wait, wait);
+  for (std::size_t i = 0; i < info.indirect_svm.size(); ++i) {
+    const SvmInfo* now = objects_.svm.at(info.indirect_svm[i]);
+    if (now == nullptr) {
+      CaptureSession::get()->not_replayable("an indirect SVM pointer freed before the launch");
+      continue;
+    }
+    info.indirect[i].object = now->id;
+    use_svm(capture, queue, info.indirect_svm[i], num_wait, wait);
+  }
   ++capture.kernels;
 }
 

@@ -56,7 +56,8 @@ class ClRecorder final : public CaptureBackend {
   // An SVM allocation is being freed (on `queue` by clEnqueueSVMFree, or
   // now by clSVMFree when null): a range that touched it gets its final
   // state before the memory goes, and the allocation is forgotten.
-  void svm_freed(std::uint64_t base, cl_command_queue queue);
+  void svm_freed(std::uint64_t base, cl_command_queue queue, cl_uint num_wait = 0,
+                 const cl_event* wait = nullptr);
   std::vector<CaptureId> wait_ids(cl_uint num_wait, const cl_event* wait) const;
   CaptureId buffer_id(cl_mem mem) const;
   // Adds a command; returns its index in the range.

@@ -1,6 +1,7 @@
 // Enqueues and host waits: passed straight through outside a captured range;
 // inside one, recorded as commands after snapshotting the buffers they touch.
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -614,28 +615,48 @@ cl_int CL_API_CALL layer_clEnqueueNativeKernel(cl_command_queue q, void(CL_CALLB
 }
 // SVM commands name memory by pointer: each pointer becomes allocation +
 // offset. A pointer into no SVM allocation is host memory.
+using SvmFreeCallback = void(CL_CALLBACK*)(cl_command_queue, cl_uint, void*[], void*);
+
+// The program's callback, run with inside_svm_free_callback set.
+struct SvmFreeCall {
+  SvmFreeCallback callback;
+  void* user_data;
+};
+
+void CL_CALLBACK run_svm_free_callback(cl_command_queue q, cl_uint n, void* ptrs[], void* data) {
+  std::unique_ptr<SvmFreeCall> call(static_cast<SvmFreeCall*>(data));
+  inside_svm_free_callback = true;
+  call->callback(q, n, ptrs, call->user_data);
+  inside_svm_free_callback = false;
+}
+
 cl_int CL_API_CALL layer_clEnqueueSVMFree(cl_command_queue q, cl_uint n, void* ptrs[],
-                                          void(CL_CALLBACK* fn)(cl_command_queue, cl_uint, void*[],
-                                                                void*),
-                                          void* u, cl_uint nw, const cl_event* w, cl_event* e) {
+                                          SvmFreeCallback fn, void* u, cl_uint nw,
+                                          const cl_event* w, cl_event* e) {
   // The allocations outlive the range in replay: the free only orders. A
   // range's final state of them is read on the queue ahead of the free.
   if (CaptureSession* session = CaptureSession::get(); session != nullptr) {
     std::lock_guard lock(session->mutex());
     for (cl_uint i = 0; ptrs != nullptr && i < n; ++i) {
       try {
-        ClRecorder::instance().svm_freed(reinterpret_cast<std::uintptr_t>(ptrs[i]), q);
+        ClRecorder::instance().svm_freed(reinterpret_cast<std::uintptr_t>(ptrs[i]), q, nw, w);
       } catch (const std::exception& ex) {
         session->warn(std::string("recorder bookkeeping failed: ") + ex.what());
       }
     }
   }
-  return captured(
+  SvmFreeCall* call = fn != nullptr ? new SvmFreeCall{fn, u} : nullptr;
+  const cl_int status = captured(
       q, nw, w, e,
       [&](RangeCapture& c, ClRecorder& r) {
         return r.add_command(c, q, nw, w, false, trace::Marker{});
       },
-      [&](cl_event* ev) { return next().clEnqueueSVMFree(q, n, ptrs, fn, u, nw, w, ev); });
+      [&](cl_event* ev) {
+        return next().clEnqueueSVMFree(
+            q, n, ptrs, call != nullptr ? run_svm_free_callback : nullptr, call, nw, w, ev);
+      });
+  if (status != CL_SUCCESS) delete call;  // never called
+  return status;
 }
 
 cl_int CL_API_CALL layer_clEnqueueSVMMemcpy(cl_command_queue q, cl_bool b, void* d, const void* s,

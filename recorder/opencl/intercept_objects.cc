@@ -537,12 +537,12 @@ cl_int CL_API_CALL layer_clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_in
       // Replaces the list; each pointer as allocation + offset.
       k.indirect.clear();
       k.indirect_svm.clear();
-      k.exec_info_unreplayable.reset();
+      k.svm_ptrs_unreplayable.reset();
       const auto* pointers = static_cast<void* const*>(value);
       for (std::size_t i = 0; pointers != nullptr && i < size / sizeof(void*); ++i) {
         const auto at = o.svm.find(reinterpret_cast<std::uintptr_t>(pointers[i]));
         if (!at) {
-          k.exec_info_unreplayable =
+          k.svm_ptrs_unreplayable =
               "clSetKernelExecInfo with a pointer into no SVM allocation (system SVM)";
           continue;
         }
@@ -559,9 +559,10 @@ cl_int CL_API_CALL layer_clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_in
       const bool on = value != nullptr && size == sizeof(cl_bool) &&
                       *static_cast<const cl_bool*>(value) != CL_FALSE;
       if (on) {
-        k.exec_info_unreplayable = "clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM)";
+        k.system_svm_unreplayable =
+            "clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM)";
       } else {
-        k.exec_info_unreplayable.reset();
+        k.system_svm_unreplayable.reset();
       }
     } else {
       k.exec_info_unreplayable = "clSetKernelExecInfo(" + std::to_string(what) + ")";
@@ -583,7 +584,7 @@ void* CL_API_CALL layer_clSVMAlloc(cl_context context, cl_svm_mem_flags flags, s
 }
 
 void CL_API_CALL layer_clSVMFree(cl_context context, void* p) {
-  if (p != nullptr && CaptureSession::get() != nullptr) {
+  if (p != nullptr && CaptureSession::get() != nullptr && !inside_svm_free_callback) {
     // The final state of an allocation the range touched is read now: the
     // memory is gone after the call.
     CaptureSession* session = CaptureSession::get();

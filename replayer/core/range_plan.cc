@@ -17,7 +17,14 @@ class ObjectCollector {
     if (id == 0 || !buffers_.insert(id).second) return;
     const auto& b = catalog_.buffer(id);
     if (b.parent != 0) {
-      if (catalog_.buffer(b.parent).parent != 0) {
+      // Two levels at most: a sub-buffer or image of a buffer that is a
+      // sub-buffer or lies over an SVM allocation; parents have the smaller
+      // ids, so they are made first.
+      const auto& parent = catalog_.buffer(b.parent);
+      const bool two_levels_allowed =
+          b.is_image() || (parent.parent != 0 && catalog_.buffer(parent.parent).is_pointer());
+      if (parent.parent != 0 &&
+          (!two_levels_allowed || catalog_.buffer(parent.parent).parent != 0)) {
         throw PlanError("buffer " + std::to_string(id) +
                         " is a sub-buffer of a sub-buffer; the trace is damaged");
       }

@@ -93,6 +93,7 @@ ClMem OpenClLoadedRange::create_buffer(cl_mem_flags flags, std::uint64_t size, c
 OpenClLoadedRange::~OpenClLoadedRange() {
   // Nothing may still run on buffers about to be released.
   for (auto& [id, q] : queues_) clFinish(q.get());
+  clFinish(device_.control_queue());
   pass_events_.clear();
 }
 
@@ -170,6 +171,8 @@ void OpenClLoadedRange::create_svm(const trace::Buffer& b) {
   cl_check(
       clEnqueueSVMMemFill(device_.control_queue(), pointer, &zero, 1, size, 0, nullptr, nullptr),
       "clEnqueueSVMMemFill");
+  // Done before anything can fail and free the allocation under it.
+  cl_check(clFinish(device_.control_queue()), "clFinish");
   if (evicts_lines_) line_flush_.add({static_cast<const std::byte*>(pointer), b.size});
   if (b.device_address)
     addresses_.add(*b.device_address, b.size, reinterpret_cast<std::uintptr_t>(pointer));
@@ -267,7 +270,8 @@ ClMem OpenClLoadedRange::create_image(const trace::Buffer& b, cl_int& err) {
   desc.image_array_size = d.array_size;
   if (b.parent != 0) {
     desc.buffer = mem(b.parent);
-    desc.image_row_pitch = d.row_pitch;
+    // Only a 2D image over a buffer takes the buffer's row pitch.
+    if (d.type == trace::ImageType::Image2D) desc.image_row_pitch = d.row_pitch;
   }
   return ClMem(
       clCreateImage(device_.context(), b.flags & kAccessFlags, &format, &desc, nullptr, &err));
@@ -311,9 +315,9 @@ void OpenClLoadedRange::create_buffers(const RangePlan& plan) {
     cl_int err = CL_SUCCESS;
     ClMem mem;
     if (b->is_image()) {
-      if (!b->image) {
+      if (!b->image || b->image->pixel_size == 0 || b->image->packed_size() != b->size) {
         throw PlanError("image " + std::to_string(b->id) +
-                        " has no description; the trace is damaged");
+                        " has no valid description; the trace is damaged");
       }
       mem = create_image(*b, err);
       if (err != CL_SUCCESS) {

@@ -106,7 +106,6 @@ class OpenClLoadedRange : public LoadedRange {
   std::map<trace::CaptureId, const trace::Kernel*> trace_kernels_;
   std::map<trace::CaptureId, ClProgram> arg_info_twins_;
   std::map<trace::CaptureId, ClSampler> samplers_;
-  std::map<trace::CaptureId, ClMem> buffers_;
   std::map<trace::CaptureId, const trace::Buffer*> trace_buffers_;  // the catalog's records
   std::map<trace::CaptureId, trace::ImageDesc> images_;
   std::map<trace::CaptureId, ClMem> pristine_images_;               // restore copies of images
@@ -115,6 +114,9 @@ class OpenClLoadedRange : public LoadedRange {
   std::map<trace::CaptureId, ClSvm> pristine_svm_;                  // their restore copies
   AddressTranslation addresses_;                                    // recorded -> replayed
   std::uint64_t translated_words_ = 0;                              // stored pointers moved at load
+  // After the SVM allocations, so released before them: buffers may be made
+  // over their memory.
+  std::map<trace::CaptureId, ClMem> buffers_;
   std::map<trace::CaptureId, std::uint64_t> buffer_sizes_;
   // Root buffers in host memory of ours (evicts_lines_), where the device
   // works on them in place.
