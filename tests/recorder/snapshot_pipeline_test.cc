@@ -202,8 +202,12 @@ TEST_CASE("a range is prepared for what the last one asked for, less what kept b
   TempDir dir;
   msprof::trace::TraceWriter writer(dir / "t.fb");
   SnapshotPipeline pipeline(writer, 256 * kMiB, false, BufferPreparer::Priority::Normal);
-  pipeline.snapshot(filled(pipeline, 4 * kMiB, std::byte{1}));
-  pipeline.snapshot(filled(pipeline, 2 * kMiB, std::byte{2}));
+  // Both taken before either is snapshotted: taken after the first came
+  // back, the second would be that 4 MiB buffer again.
+  auto first = filled(pipeline, 4 * kMiB, std::byte{1});
+  auto second = filled(pipeline, 2 * kMiB, std::byte{2});
+  pipeline.snapshot(std::move(first));
+  pipeline.snapshot(std::move(second));
   pipeline.drain();
   REQUIRE(pipeline.kept_bytes() == 6 * kMiB);
   // That range asked for 4 and 2 MiB, which the kept buffers fit: nothing
