@@ -25,45 +25,27 @@ std::uint32_t checksum32(std::span<const std::byte> bytes) {
   return static_cast<std::uint32_t>(hash64(bytes));
 }
 
+const FrameKind* find_kind(std::uint16_t type) {
+  for (const FrameKind& kind : kFrameKinds) {
+    if (static_cast<std::uint16_t>(kind.type) == type) return &kind;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 bool is_known_frame_type(std::uint16_t type) {
-  return is_record_frame_type(type) || type == static_cast<std::uint16_t>(FrameType::BlobChunk) ||
-         type == static_cast<std::uint16_t>(FrameType::Index);
+  return find_kind(type) != nullptr;
 }
 
 bool is_record_frame_type(std::uint16_t type) {
-  return (type >= static_cast<std::uint16_t>(FrameType::TraceInfo) &&
-          type <= static_cast<std::uint16_t>(FrameType::Range)) ||
-         type == static_cast<std::uint16_t>(FrameType::BlobManifest);
+  const FrameKind* kind = find_kind(type);
+  return kind != nullptr && kind->is_record;
 }
 
 std::string_view frame_type_name(std::uint16_t type) {
-  switch (static_cast<FrameType>(type)) {
-    case FrameType::TraceInfo:
-      return "trace-info";
-    case FrameType::Context:
-      return "context";
-    case FrameType::Program:
-      return "program";
-    case FrameType::Kernel:
-      return "kernel";
-    case FrameType::Buffer:
-      return "buffer";
-    case FrameType::Queue:
-      return "queue";
-    case FrameType::Sampler:
-      return "sampler";
-    case FrameType::Range:
-      return "range";
-    case FrameType::BlobManifest:
-      return "blob-manifest";
-    case FrameType::BlobChunk:
-      return "blob-chunk";
-    case FrameType::Index:
-      return "index";
-  }
-  return "unknown";
+  const FrameKind* kind = find_kind(type);
+  return kind != nullptr ? kind->name : "unknown";
 }
 
 std::array<std::byte, kFileHeaderSize> encode_file_header() {

@@ -9,28 +9,49 @@
 #include <string_view>
 
 #include "format/hash128.h"
+#include "format/record_kinds.h"
 
 namespace msprof::trace {
 
 static_assert(std::endian::native == std::endian::little, "the trace layout is little-endian");
 
+// Frames that hold no record: X(name in FrameType, value on disk, name).
+// Record frames are the record kinds of record_kinds.h.
+#define MSPROF_TRACE_CONTAINER_FRAME_TYPES(X) \
+  X(BlobChunk, 17, "blob-chunk")              \
+  X(Index, 32, "index")
+
 // Frame types on disk. Values are fixed forever; new ones are appended.
+// clang-format off
 enum class FrameType : std::uint16_t {
-  TraceInfo = 1,
-  Context = 2,
-  Program = 3,
-  Kernel = 4,
-  Buffer = 5,
-  Queue = 6,
-  Sampler = 7,
-  Range = 8,
-  BlobManifest = 16,
-  BlobChunk = 17,
-  Index = 32,
+#define MSPROF_FRAME_TYPE_VALUE(type, value, name) type = value,
+  MSPROF_TRACE_RECORD_KINDS(MSPROF_FRAME_TYPE_VALUE)
+  MSPROF_TRACE_CONTAINER_FRAME_TYPES(MSPROF_FRAME_TYPE_VALUE)
+#undef MSPROF_FRAME_TYPE_VALUE
 };
+// clang-format on
+
+// Every frame type this build knows, records first in the order of
+// record_kinds.h (the order of the Record variant).
+struct FrameKind {
+  FrameType type;
+  std::string_view name;
+  bool is_record;
+};
+// clang-format off
+inline constexpr std::array kFrameKinds = {
+#define MSPROF_RECORD_FRAME_KIND(type, value, name) FrameKind{FrameType::type, name, true},
+#define MSPROF_CONTAINER_FRAME_KIND(type, value, name) FrameKind{FrameType::type, name, false},
+  MSPROF_TRACE_RECORD_KINDS(MSPROF_RECORD_FRAME_KIND)
+  MSPROF_TRACE_CONTAINER_FRAME_TYPES(MSPROF_CONTAINER_FRAME_KIND)
+#undef MSPROF_RECORD_FRAME_KIND
+#undef MSPROF_CONTAINER_FRAME_KIND
+};
+// clang-format on
 
 bool is_known_frame_type(std::uint16_t type);
 bool is_record_frame_type(std::uint16_t type);
+// The kind's name, or "unknown".
 std::string_view frame_type_name(std::uint16_t type);
 
 inline constexpr std::uint16_t kFrameFlagZstd = 1u << 0;

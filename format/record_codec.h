@@ -20,17 +20,16 @@ struct EncodedRecord {
   std::vector<std::byte> bytes;  // a size-prefixed FlatBuffer
 };
 EncodedRecord encode_record(const Record& record);
+// The frame type that holds a record of type T, from record_kinds.h.
 template <typename T>
 constexpr FrameType frame_type_of() {
-  if constexpr (std::is_same_v<T, TraceInfo>) return FrameType::TraceInfo;
-  if constexpr (std::is_same_v<T, Context>) return FrameType::Context;
-  if constexpr (std::is_same_v<T, Program>) return FrameType::Program;
-  if constexpr (std::is_same_v<T, Kernel>) return FrameType::Kernel;
-  if constexpr (std::is_same_v<T, Buffer>) return FrameType::Buffer;
-  if constexpr (std::is_same_v<T, Queue>) return FrameType::Queue;
-  if constexpr (std::is_same_v<T, Sampler>) return FrameType::Sampler;
-  if constexpr (std::is_same_v<T, Range>) return FrameType::Range;
-  if constexpr (std::is_same_v<T, BlobManifest>) return FrameType::BlobManifest;
+#define MSPROF_FRAME_TYPE_OF(type, value, name) \
+  if constexpr (std::is_same_v<T, type>)        \
+    return FrameType::type;                     \
+  else
+  MSPROF_TRACE_RECORD_KINDS(MSPROF_FRAME_TYPE_OF)
+#undef MSPROF_FRAME_TYPE_OF
+  static_assert(sizeof(T) == 0, "not a record kind of record_kinds.h");
 }
 Record decode_record(FrameType type, std::span<const std::byte> bytes, std::uint64_t offset);
 

@@ -4,6 +4,7 @@
 #include <variant>
 #include <vector>
 
+#include "format/record_kinds.h"
 #include "format/trace_objects.h"
 #include "format/trace_range.h"
 
@@ -24,7 +25,16 @@ struct BlobManifest {
   friend bool operator==(const BlobManifest&, const BlobManifest&) = default;
 };
 
-using Record =
-    std::variant<TraceInfo, Context, Program, Kernel, Buffer, Queue, Sampler, Range, BlobManifest>;
+namespace detail {
+// A macro list can only put a comma before every type, so the variant is
+// made from a list led by a placeholder type, which is dropped.
+template <typename Lead, typename... Kinds>
+using VariantOfKinds = std::variant<Kinds...>;
+}  // namespace detail
+
+// Every record kind of record_kinds.h, in its order.
+#define MSPROF_RECORD_ALTERNATIVE(type, value, name) , type
+using Record = detail::VariantOfKinds<void MSPROF_TRACE_RECORD_KINDS(MSPROF_RECORD_ALTERNATIVE)>;
+#undef MSPROF_RECORD_ALTERNATIVE
 
 }  // namespace msprof::trace
