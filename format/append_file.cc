@@ -9,8 +9,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "format/thread_name.h"
 #include "format/trace_error.h"
+#include "thread_name/thread_name.h"
 
 namespace msprof::trace {
 namespace {

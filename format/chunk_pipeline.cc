@@ -6,8 +6,8 @@
 
 #include "format/byte_shuffle.h"
 #include "format/plane_codec.h"
-#include "format/thread_name.h"
 #include "format/trace_error.h"
+#include "thread_name/thread_name.h"
 
 namespace msprof::trace {
 

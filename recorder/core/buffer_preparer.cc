@@ -5,7 +5,7 @@
 #include <pthread.h>
 #include <sched.h>
 
-#include "format/thread_name.h"
+#include "thread_name/thread_name.h"
 
 namespace msprof::record {
 namespace {
@@ -94,7 +94,7 @@ void BufferPreparer::bury() {
 }
 
 void BufferPreparer::run(Priority priority) {
-  trace::name_this_thread("msprof-prepare");
+  name_this_thread("msprof-prepare");
   if (priority == Priority::Idle) {
     // Best effort: where the policy is refused the thread runs as any other.
     const sched_param param{};

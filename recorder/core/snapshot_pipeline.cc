@@ -6,8 +6,8 @@
 #include <cstring>
 #include <exception>
 
-#include "format/thread_name.h"
 #include "recorder/core/untouched_memory.h"
+#include "thread_name/thread_name.h"
 
 namespace msprof::record {
 namespace {
@@ -317,7 +317,7 @@ void SnapshotPipeline::show_progress(std::uint64_t left) {
 }
 
 void SnapshotPipeline::run_worker() {
-  trace::name_this_thread("msprof-snapshot");
+  name_this_thread("msprof-snapshot");
   for (;;) {
     Item item;
     std::uint64_t left = 0;

@@ -7,9 +7,9 @@
 #include <iostream>
 #include <map>
 
-#include "format/printable_text.h"
 #include "format/trace_version.h"
 #include "replayer/cli/workbench_options.h"
+#include "replayer/core/printable_text.h"
 #include "replayer/core/replay_error.h"
 #include "replayer/opencl/worker_thread_placement.h"
 
@@ -22,7 +22,7 @@ std::vector<std::string> patterns_of(const std::string& option,
   auto patterns = split_patterns(values);
   for (const auto& value : values) {
     if (split_patterns({value}).empty()) {
-      throw UsageError(option + " '" + trace::printable(value) +
+      throw UsageError(option + " '" + printable(value) +
                        "' names no range; give range names (\"a|b\") or leave the option out");
     }
   }
@@ -51,7 +51,7 @@ std::uint64_t size_value(const std::string& option, const std::string& text) {
       unit = 0;
   }
   if (i == 0 || unit == 0 || value == 0 || value > UINT64_MAX / unit) {
-    throw UsageError(option + " '" + trace::printable(text) +
+    throw UsageError(option + " '" + printable(text) +
                      "' is not a size; give a positive byte count with an optional K, M or G "
                      "suffix (e.g. 32M)");
   }
@@ -68,7 +68,7 @@ Tolerance tolerance_value(const std::string& text) {
     values[i] = std::strtod(parts[i].c_str(), &end);
     if (parts[i].empty() || end != parts[i].c_str() + parts[i].size() ||
         !std::isfinite(values[i]) || values[i] < 0) {
-      throw UsageError("--tolerance '" + trace::printable(text) +
+      throw UsageError("--tolerance '" + printable(text) +
                        "' is not ATOL[,RTOL]; give one or two non-negative numbers, e.g. "
                        "--tolerance 1e-6,1e-5");
     }

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "format/printable_text.h"
+#include "replayer/core/printable_text.h"
 #include "replayer/core/replay_error.h"
 
 namespace msprof::replay::cli {
@@ -18,7 +18,7 @@ std::pair<std::string, std::string> name_value(const std::string& option, const 
                                                const std::string& form) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0) {
-    throw UsageError(option + " '" + trace::printable(text) + "' is not " + form);
+    throw UsageError(option + " '" + printable(text) + "' is not " + form);
   }
   return {text.substr(0, eq), text.substr(eq + 1)};
 }
@@ -27,8 +27,8 @@ std::string read_source(const std::string& option, const std::string& name,
                         const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw UsageError(option + " " + trace::printable(name) + "=" + trace::printable(path) +
-                     ": cannot read " + trace::printable(path) + " (" + std::strerror(errno) +
+    throw UsageError(option + " " + printable(name) + "=" + printable(path) + ": cannot read " +
+                     printable(path) + " (" + std::strerror(errno) +
                      "); give the path of an OpenCL C file");
   }
   std::ostringstream text;
@@ -55,7 +55,7 @@ WorkbenchRequest::Sweep sweep_of(const std::string& text) {
   const auto colon = text.find(':');
   const auto eq = text.find('=', colon == std::string::npos ? 0 : colon);
   if (colon == std::string::npos || colon == 0 || eq == std::string::npos) {
-    throw UsageError("--sweep '" + trace::printable(text) + "' is not " + form);
+    throw UsageError("--sweep '" + printable(text) + "' is not " + form);
   }
   WorkbenchRequest::Sweep sweep;
   sweep.target = text.substr(0, colon);
@@ -69,7 +69,7 @@ WorkbenchRequest::Sweep sweep_of(const std::string& text) {
   } else if (what == "build-options") {
     sweep.of = Of::BuildOptions;
   } else {
-    throw UsageError("--sweep '" + trace::printable(text) + "': '" + trace::printable(what) +
+    throw UsageError("--sweep '" + printable(text) + "': '" + printable(what) +
                      "' cannot be swept; sweep local-size, global-size or build-options");
   }
   sweep.values = split(values, sweep.of == Of::BuildOptions ? '|' : ',');
@@ -78,7 +78,7 @@ WorkbenchRequest::Sweep sweep_of(const std::string& text) {
     if (sweep.of != Of::BuildOptions) parse_sizes(option, v, 'x');
   }
   if (sweep.values.size() < 2 && values.empty()) {
-    throw UsageError("--sweep '" + trace::printable(text) + "' gives no values; it is " + form);
+    throw UsageError("--sweep '" + printable(text) + "' gives no values; it is " + form);
   }
   return sweep;
 }
@@ -98,7 +98,7 @@ WorkbenchRequest workbench_request(const WorkbenchArgs& args) {
     const auto [name, path] = name_value("--program-source", text, "PROGRAM=FILE");
     const auto id = program_id_of(name);
     if (!id) {
-      throw UsageError("--program-source " + trace::printable(name) +
+      throw UsageError("--program-source " + printable(name) +
                        ": a program is named by its capture id or as msprof-analyze extract "
                        "names its folder (program_7)");
     }

@@ -1,8 +1,8 @@
-#include "format/thread_name.h"
+#include "thread_name/thread_name.h"
 
 #include <pthread.h>
 
-namespace msprof::trace {
+namespace msprof {
 
 void name_this_thread(const char* name) noexcept {
   char truncated[16] = {};
@@ -10,4 +10,4 @@ void name_this_thread(const char* name) noexcept {
   (void)pthread_setname_np(pthread_self(), truncated);
 }
 
-}  // namespace msprof::trace
+}  // namespace msprof

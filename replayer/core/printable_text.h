@@ -3,7 +3,7 @@
 #include <string>
 #include <string_view>
 
-namespace msprof::trace {
+namespace msprof::replay {
 
 // A name from a trace (a range's mstx message, a kernel name) as one line a
 // terminal shows as it is: control characters become \n, \t, \r or \xNN and
@@ -11,4 +11,4 @@ namespace msprof::trace {
 // move the cursor.
 std::string printable(std::string_view text);
 
-}  // namespace msprof::trace
+}  // namespace msprof::replay

@@ -1,8 +1,8 @@
-#include "format/printable_text.h"
+#include "replayer/core/printable_text.h"
 
 #include <cstdio>
 
-namespace msprof::trace {
+namespace msprof::replay {
 
 std::string printable(std::string_view text) {
   std::string out;
@@ -28,4 +28,4 @@ std::string printable(std::string_view text) {
   return out;
 }
 
-}  // namespace msprof::trace
+}  // namespace msprof::replay
