@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "replayer/core/host_block.h"
+#include "replayer/core/host/host_block.h"
 #include "replayer/core/replay_error.h"
 #include "replayer/opencl/cl_error.h"
 

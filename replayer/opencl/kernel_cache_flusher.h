@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "replayer/core/cache_clearer.h"
+#include "replayer/core/host/cache_clearer.h"
 
 #include "replayer/opencl/cl_handle.h"
 

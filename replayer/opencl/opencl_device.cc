@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "replayer/core/host_cache_sweep.h"
-#include "replayer/core/host_line_flush.h"
+#include "replayer/core/host/host_cache_sweep.h"
+#include "replayer/core/host/host_line_flush.h"
 #include "replayer/opencl/cl_error.h"
 #include "replayer/opencl/host_memory_buffer.h"
 #include "replayer/opencl/kernel_cache_flusher.h"

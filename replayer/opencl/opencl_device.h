@@ -5,8 +5,8 @@
 #include <optional>
 #include <string>
 
-#include "replayer/core/cache_clearer.h"
-#include "replayer/core/replay_device.h"
+#include "replayer/core/device/replay_device.h"
+#include "replayer/core/host/cache_clearer.h"
 #include "replayer/opencl/cl_handle.h"
 #include "replayer/opencl/opencl_device_list.h"
 

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "format/trace_objects.h"
-#include "replayer/core/replay_device.h"
+#include "replayer/core/device/replay_device.h"
 #include "replayer/opencl/cl_api.h"
 
 namespace msprof::replay::opencl {

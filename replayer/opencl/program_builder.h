@@ -4,7 +4,7 @@
 
 #include "format/trace_objects.h"
 #include "format/trace_reader.h"
-#include "replayer/core/replay_device.h"
+#include "replayer/core/device/replay_device.h"
 #include "replayer/opencl/cl_handle.h"
 
 namespace msprof::replay::opencl {

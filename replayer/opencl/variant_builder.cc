@@ -2,8 +2,8 @@
 
 #include <set>
 
-#include "replayer/core/element_type.h"
 #include "replayer/core/replay_error.h"
+#include "replayer/core/verify/element_type.h"
 #include "replayer/opencl/cl_error.h"
 #include "replayer/opencl/kernel_arg_info.h"
 #include "replayer/opencl/program_builder.h"

@@ -7,7 +7,7 @@
 
 #include "format/trace_range.h"
 #include "format/trace_reader.h"
-#include "replayer/core/kernel_variant.h"
+#include "replayer/core/plan/kernel_variant.h"
 #include "replayer/opencl/cl_handle.h"
 
 namespace msprof::replay::opencl {
