@@ -15,8 +15,8 @@
 #include <CLI/CLI.hpp>
 
 #include "bench/format/timing.h"
-#include "replayer/core/host_cache_sweep.h"
-#include "replayer/core/host_line_flush.h"
+#include "replayer/core/host/host_cache_sweep.h"
+#include "replayer/core/host/host_line_flush.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "replayer/core/range_selection.h"
+#include "replayer/core/plan/range_selection.h"
 #include "replayer/core/replay_options.h"
 
 namespace msprof::replay::cli {

@@ -3,18 +3,18 @@
 #include <iostream>
 #include <string>
 
-#include "format/printable_text.h"
 #include "format/trace_error.h"
 #include "format/trace_reader.h"
 #include "replayer/cli/cli_options.h"
-#include "replayer/core/range_selection.h"
+#include "replayer/core/plan/range_selection.h"
+#include "replayer/core/plan/trace_catalog.h"
+#include "replayer/core/printable_text.h"
 #include "replayer/core/replay_error.h"
-#include "replayer/core/replay_session.h"
-#include "replayer/core/result_folder.h"
-#include "replayer/core/summary_csv.h"
-#include "replayer/core/summary_json.h"
-#include "replayer/core/terminal_report.h"
-#include "replayer/core/trace_catalog.h"
+#include "replayer/core/results/result_folder.h"
+#include "replayer/core/results/summary_csv.h"
+#include "replayer/core/results/summary_json.h"
+#include "replayer/core/results/terminal_report.h"
+#include "replayer/core/session/replay_session.h"
 #include "replayer/opencl/opencl_device.h"
 #include "replayer/opencl/opencl_device_list.h"
 #include "replayer/opencl/worker_thread_placement.h"
@@ -30,7 +30,7 @@ constexpr int kExitVerificationFailed = 3;
 
 // Every message is one line, whatever names from the trace it quotes.
 std::string one_line(const std::string& text) {
-  return trace::printable(text);
+  return printable(text);
 }
 
 // Format errors may carry their own advice after "; "; add ours only when not.

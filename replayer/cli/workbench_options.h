@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "replayer/core/kernel_variant.h"
+#include "replayer/core/plan/kernel_variant.h"
 
 namespace msprof::replay::cli {
 

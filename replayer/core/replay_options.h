@@ -6,8 +6,8 @@
 #include <string_view>
 #include <vector>
 
-#include "replayer/core/kernel_variant.h"
-#include "replayer/core/state_comparison.h"
+#include "replayer/core/tolerance.h"
+#include "replayer/core/workbench_variant.h"
 
 namespace msprof::replay {
 

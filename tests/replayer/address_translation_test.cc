@@ -1,4 +1,4 @@
-#include "replayer/core/address_translation.h"
+#include "replayer/core/restore/address_translation.h"
 
 #include <doctest/doctest.h>
 

@@ -2,9 +2,9 @@
 
 #include <string>
 
-#include "replayer/core/host_block.h"
-#include "replayer/core/host_cache_sweep.h"
-#include "replayer/core/host_line_flush.h"
+#include "replayer/core/host/host_block.h"
+#include "replayer/core/host/host_cache_sweep.h"
+#include "replayer/core/host/host_line_flush.h"
 #include "replayer/core/replay_error.h"
 #include "replayer/opencl/cl_error.h"
 #include "replayer/opencl/cl_handle.h"

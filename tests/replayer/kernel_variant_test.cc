@@ -2,9 +2,9 @@
 
 #include "format/trace_reader.h"
 #include "format/trace_writer.h"
-#include "replayer/core/kernel_variant.h"
+#include "replayer/core/plan/kernel_variant.h"
+#include "replayer/core/plan/trace_catalog.h"
 #include "replayer/core/replay_error.h"
-#include "replayer/core/trace_catalog.h"
 #include "tests/support/temp_dir.h"
 
 using namespace msprof;
@@ -136,6 +136,6 @@ TEST_CASE("workbench: a variant is checked against every launch of its kernels")
       UsageError);
   Variant both;
   both.programs = {{2, {}}};
-  CHECK(both.changed_kernels(*w.range, *w.catalog) == std::vector<std::string>{"matmul", "scale"});
-  CHECK(both.touches(*w.range, *w.catalog));
+  CHECK(changed_kernels(both, *w.range, *w.catalog) == std::vector<std::string>{"matmul", "scale"});
+  CHECK(touches(both, *w.range, *w.catalog));
 }

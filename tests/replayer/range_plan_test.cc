@@ -1,4 +1,4 @@
-#include "replayer/core/range_plan.h"
+#include "replayer/core/plan/range_plan.h"
 
 #include <doctest/doctest.h>
 
@@ -8,8 +8,8 @@
 #include "format/trace_reader.h"
 #include "format/trace_version.h"
 #include "format/trace_writer.h"
+#include "replayer/core/plan/trace_catalog.h"
 #include "replayer/core/replay_error.h"
-#include "replayer/core/trace_catalog.h"
 #include "tests/support/temp_dir.h"
 
 using namespace msprof;

@@ -5,15 +5,15 @@
 #include <span>
 #include <vector>
 
-#include "replayer/core/copy_pieces.h"
-#include "replayer/core/element_type.h"
-#include "replayer/core/json_writer.h"
-#include "replayer/core/path_name.h"
-#include "replayer/core/range_selection.h"
+#include "replayer/core/plan/range_selection.h"
 #include "replayer/core/replay_error.h"
-#include "replayer/core/replay_session.h"
-#include "replayer/core/state_comparison.h"
-#include "replayer/core/statistics.h"
+#include "replayer/core/restore/copy_pieces.h"
+#include "replayer/core/results/json_writer.h"
+#include "replayer/core/results/path_name.h"
+#include "replayer/core/results/statistics.h"
+#include "replayer/core/session/replay_session.h"
+#include "replayer/core/verify/element_type.h"
+#include "replayer/core/verify/state_comparison.h"
 
 using namespace msprof::replay;
 using msprof::trace::Range;

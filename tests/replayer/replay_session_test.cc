@@ -4,10 +4,10 @@
 #include <set>
 
 #include "format/trace_reader.h"
-#include "replayer/core/host_line_flush.h"
-#include "replayer/core/range_selection.h"
-#include "replayer/core/replay_session.h"
-#include "replayer/core/trace_catalog.h"
+#include "replayer/core/host/host_line_flush.h"
+#include "replayer/core/plan/range_selection.h"
+#include "replayer/core/plan/trace_catalog.h"
+#include "replayer/core/session/replay_session.h"
 #include "replayer/opencl/opencl_device.h"
 #include "replayer/opencl/opencl_device_list.h"
 #include "tests/replayer/synthetic_trace.h"

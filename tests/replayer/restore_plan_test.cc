@@ -9,9 +9,9 @@
 
 #include "format/trace_reader.h"
 #include "format/trace_writer.h"
-#include "replayer/core/range_footprint.h"
-#include "replayer/core/restore_plan.h"
-#include "replayer/core/trace_restorer.h"
+#include "replayer/core/plan/range_footprint.h"
+#include "replayer/core/plan/restore_plan.h"
+#include "replayer/core/restore/trace_restorer.h"
 #include "tests/support/temp_dir.h"
 
 using namespace msprof;

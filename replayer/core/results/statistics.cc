@@ -1,0 +1,26 @@
+#include "replayer/core/results/statistics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+namespace msprof::replay {
+
+Statistics summarize(std::span<const double> values) {
+  Statistics s;
+  if (values.empty()) return s;
+  std::vector<double> sorted(values.begin(), values.end());
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t n = sorted.size();
+  s.min = sorted.front();
+  s.max = sorted.back();
+  s.median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  s.mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(n);
+  double squares = 0;
+  for (double v : sorted) squares += (v - s.mean) * (v - s.mean);
+  s.stddev = std::sqrt(squares / static_cast<double>(n));
+  return s;
+}
+
+}  // namespace msprof::replay
