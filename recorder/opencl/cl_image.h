@@ -1,41 +1,29 @@
 #pragma once
 
-#include <cstddef>
-#include <cstdint>
-#include <optional>
-
-#include "format/trace_commands.h"
-#include "format/trace_objects.h"
-#include "recorder/opencl/cl_next.h"
+#include "recorder/opencl/cl_mem_object.h"
 
 namespace msprof::record::opencl {
 
-// An image as the trace describes it, asked of the driver after creation
-// (so every way of making one, clCreateImage, clCreateImage2D/3D,
-// clCreateImageWithProperties, gives the same record); nothing for a
-// memory object that is no image or whose format has no known layout.
-std::optional<trace::ImageDesc> describe_image(cl_mem image);
+// An image of any type (clCreateImage, clCreateImageWithProperties,
+// clCreateImage2D/3D), its shape and pixel format asked of the driver
+// (cl_image_layout.h). Its state is the pixels packed (rows of width times
+// pixel size, no padding), read with clEnqueueReadImage; an image made over
+// a buffer has that buffer as its parent, and its state is the buffer's.
+class ClImage final : public ClMemObject {
+ public:
+  ClImage(CaptureId id, cl_context context, cl_mem_flags flags, cl_mem handle,
+          const trace::ImageDesc& desc)
+      : ClMemObject(id, context, flags, desc.packed_size(), handle), desc_(desc) {}
 
-// The buffer an image was made over (1D buffer images, 2D images from a
-// buffer), or null.
-cl_mem image_buffer(cl_mem image);
+  const trace::ImageDesc* image() const override { return &desc_; }
+  trace::Buffer record() const override;
 
-// The host side of an image transfer: OpenCL's pitch rules made explicit.
-// A 1D array's layers step by the slice pitch, as its rows.
-struct HostLayout {
-  std::size_t row_step = 0, slice_step = 0;
+ protected:
+  cl_int enqueue_read(cl_command_queue queue, bool blocking, std::vector<std::byte>& bytes,
+                      cl_uint num_wait, const cl_event* wait, cl_event* read) override;
+
+ private:
+  trace::ImageDesc desc_;
 };
-HostLayout host_layout(const trace::ImageDesc& image, const std::size_t* region,
-                       std::size_t row_pitch, std::size_t slice_pitch);
-
-// The rect of an image command: origins and region in pixels, as the
-// program gave them, turned into bytes in x; the host side packed.
-trace::Rect image_rect(const trace::ImageDesc& image, const std::size_t* origin,
-                       const std::size_t* region, const std::size_t* other_origin = nullptr);
-std::uint64_t region_bytes(const trace::ImageDesc& image, const std::size_t* region);
-
-// What to pass clEnqueueRead/WriteImage as slice pitch for rows of
-// `row_bytes` packed `rows` to a slice: 0 where the image type wants 0.
-std::size_t packed_slice_pitch(trace::ImageType type, std::size_t row_bytes, std::size_t rows);
 
 }  // namespace msprof::record::opencl

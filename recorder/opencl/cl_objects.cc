@@ -93,13 +93,4 @@ std::uint32_t ClObjects::device_index(cl_device_id device) {
   return static_cast<std::uint32_t>(devices.size() - 1);
 }
 
-cl_mem ClObjects::root_of(cl_mem mem) const {
-  for (int depth = 0; depth < 8; ++depth) {
-    const auto it = buffers.find(mem);
-    if (it == buffers.end() || it->second.parent == nullptr) return mem;
-    mem = it->second.parent;
-  }
-  return mem;
-}
-
 }  // namespace msprof::record::opencl

@@ -4,7 +4,6 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include <span>
@@ -12,7 +11,8 @@
 #include "format/hash128.h"
 #include "format/trace_commands.h"
 #include "format/trace_objects.h"
-#include "recorder/core/allocation_map.h"
+#include "recorder/core/memory_table.h"
+#include "recorder/opencl/cl_memory.h"
 #include "recorder/opencl/cl_next.h"
 
 namespace msprof::record::opencl {
@@ -29,31 +29,6 @@ struct QueueInfo {
   cl_context context = nullptr;
   cl_device_id device = nullptr;
   cl_command_queue_properties asked = 0;  // what the program asked for
-};
-
-struct BufferInfo {
-  CaptureId id = 0;
-  cl_context context = nullptr;
-  cl_mem_flags flags = 0;
-  std::uint64_t size = 0;
-  cl_mem parent = nullptr;  // sub-buffers
-  std::uint64_t origin = 0;
-  // A buffer made over SVM memory (CL_MEM_USE_HOST_PTR on an SVM pointer)
-  // shares that allocation's bytes: its state is the allocation's.
-  std::uint64_t svm_base = 0;
-  std::uint64_t svm_offset = 0;
-  // An image: its shape and format; `size` is its packed size, `parent`
-  // the buffer it was made over, if any.
-  std::optional<trace::ImageDesc> image;
-};
-
-// An SVM allocation (clSVMAlloc); found by address in ClObjects::svm.
-struct SvmInfo {
-  CaptureId id = 0;
-  cl_context context = nullptr;
-  cl_svm_mem_flags flags = 0;
-  std::uint64_t size = 0;
-  cl_uint alignment = 0;
 };
 
 struct ProgramInfo {
@@ -85,11 +60,11 @@ struct KernelInfo {
   std::string name;
   std::uint32_t num_args = 0;
   std::vector<trace::KernelArg> args;  // current values, by index
-  std::vector<cl_mem> arg_buffers;     // handle per index, for buffer arguments
-  std::vector<std::uint64_t> arg_svm;  // SVM allocation per index, for pointer arguments
+  // Per index, the memory object of a buffer, image or pointer argument.
+  std::vector<std::optional<MemoryKey>> arg_memory;
   // clSetKernelExecInfo's indirect SVM pointers, and their allocations.
   std::vector<trace::KernelArg> indirect;
-  std::vector<std::uint64_t> indirect_svm;
+  std::vector<MemoryKey> indirect_memory;
   // Per index, the call that set an argument we cannot replay ("" when
   // none): judged at each launch, so a later clSetKernelArg of a buffer
   // makes the kernel replayable again.
@@ -115,14 +90,12 @@ struct SamplerInfo {
 struct ClObjects {
   std::unordered_map<cl_context, ContextInfo> contexts;
   std::unordered_map<cl_command_queue, QueueInfo> queues;
-  std::unordered_map<cl_mem, BufferInfo> buffers;
-  // Memory objects that cannot be replayed: pipes, GL objects, images of
-  // an unknown layout.
-  std::unordered_set<cl_mem> images;
+  // Memory of every kind: buffers, sub-buffers, images, SVM allocations,
+  // and what cannot be replayed (cl_memory.h).
+  record::MemoryTable<ClMemory> memory;
   std::unordered_map<cl_program, ProgramInfo> programs;
   std::unordered_map<cl_kernel, KernelInfo> kernels;
   std::unordered_map<cl_sampler, SamplerInfo> samplers;
-  record::AllocationMap<SvmInfo> svm;  // by base address
   // By XXH3-128 of the binary's bytes.
   std::unordered_map<trace::Hash128, BinaryOrigin, trace::Hash128Hasher> binary_origins;
   // Remembers the binaries of a program built from source or IL.
@@ -132,7 +105,6 @@ struct ClObjects {
   std::vector<trace::DeviceInfo> device_infos;
 
   std::uint32_t device_index(cl_device_id device);
-  cl_mem root_of(cl_mem mem) const;
 };
 
 trace::DeviceInfo describe_device(cl_device_id device);

@@ -76,8 +76,7 @@ clInitLayer(cl_uint num_entries, const cl_icd_dispatch* target, cl_uint* num_ent
   std::call_once(once, [&] {
     set_next(target, num_entries);
     g_layer = g_next;
-    install_object_intercepts(g_layer);
-    install_enqueue_intercepts(g_layer);
+    install_intercepts(g_layer);
     // An entry the layer below lacks stays empty, so the loader reports it
     // as unsupported instead of the layer calling a null pointer.
     auto* ours = reinterpret_cast<void**>(&g_layer);
