@@ -19,7 +19,7 @@ enum class ThreadControl { Pin, None };
 // How the buffers a range writes are put back before each pass.
 //   Auto: a copy held on the device for the buffers costliest to read from
 //         the trace again, while the copies stay within the copy budget
-//         (range_footprint.h); the others from the trace.
+//         (plan/range_footprint.h); the others from the trace.
 //   Copy: a copy of every one (fastest restore, twice their memory).
 //   Trace: every one read from the trace again (least memory).
 enum class RestorePolicy { Auto, Copy, Trace };
