@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 
+#include "format/frame.h"
 #include "format/trace_error.h"
 #include "format/trace_seal.h"
 #include "format/trace_writer.h"
@@ -16,6 +17,7 @@
 #include "recorder/core/recorder_config.h"
 #include "recorder/launcher/child_process.h"
 #include "recorder/launcher/launch_options.h"
+#include "recorder/launcher/program_end.h"
 #include "recorder/launcher/record_summary.h"
 #include "recorder/launcher/tool_paths.h"
 
@@ -110,10 +112,22 @@ int run(int argc, char** argv) {
         return line == "captured-all";
       });
 
-  if (!fs::exists(partial)) {
-    // The program never loaded the recorder (no OpenCL or mstx call): a
-    // trace with its description and nothing else says so, described from
-    // the variables the recorder would have read.
+  if (program_died(child) && finished_ranges(partial) == 0) {
+    // Nothing the program did can be replayed: no trace poses as a result,
+    // and what the user learns is how the program ended.
+    std::error_code ec;
+    fs::remove(partial, ec);
+    std::cerr << "msprof-record: the program " << program_end_text(child)
+              << " before a range it finished reached the trace; no trace written\n";
+    return child.exit_code;
+  }
+  std::error_code ec;
+  if (fs::file_size(partial, ec) < msprof::trace::kFileHeaderSize || ec) {
+    // The program never loaded the recorder (no OpenCL or mstx call), or
+    // ended before it wrote a byte: a trace with its description and
+    // nothing else says so, described from the variables the recorder
+    // would have read.
+    fs::remove(partial, ec);
     const auto config = RecorderConfig::from_variables([&](const char* name) -> const char* {
       const auto it = environment.find(name);
       return it == environment.end() ? nullptr : it->second.c_str();
@@ -128,9 +142,10 @@ int run(int argc, char** argv) {
     if (child.ended_by_us) {
       std::cerr
           << "msprof-record: every included range is captured; the program was ended (--kill on)\n";
-    } else if (child.signal != 0) {
-      std::cerr << "msprof-record: the program was killed by signal " << child.signal
-                << "; the trace keeps every range completed before\n";
+    } else if (program_died(child)) {
+      std::cerr << "msprof-record: the program " << program_end_text(child)
+                << "; the trace keeps the " << finished_ranges(o.output)
+                << " range(s) it finished\n";
     }
     if (!sealed.was_complete) {
       std::cerr << "msprof-record: the recording did not finish; recovered " << sealed.frames

@@ -1,0 +1,81 @@
+/* A program that dies at a chosen moment, for msprof-record's report of how
+ * the program ended and what the trace keeps:
+ *   dying_program MOMENT HOW
+ * MOMENT: start (before any OpenCL call), first-call (after its first
+ * call), buffers (after making a context, a queue and a buffer), between
+ * (after one finished range), inside (inside its second range);
+ * HOW: abort (SIGABRT), kill (SIGKILL), exit (status 3, exit handlers run);
+ * any other MOMENT: both ranges, then status 0.
+ * The platform is PoCL's where there is one: the tests name their device. */
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ms_tools_ext.h"
+
+static const char* how;
+
+static void die_if(const char* moment, const char* now) {
+  if (strcmp(moment, now) != 0) return;
+  fflush(stdout);
+  if (strcmp(how, "abort") == 0) abort();
+  if (strcmp(how, "kill") == 0) raise(SIGKILL);
+  exit(3);
+}
+
+static cl_platform_id choose_platform(void) {
+  cl_platform_id platforms[16];
+  cl_uint n = 0;
+  if (clGetPlatformIDs(16, platforms, &n) != CL_SUCCESS || n == 0) exit(1);
+  for (cl_uint i = 0; i < n; ++i) {
+    char name[256] = "";
+    clGetPlatformInfo(platforms[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
+    if (strstr(name, "Portable Computing Language") != NULL) return platforms[i];
+  }
+  return platforms[0];
+}
+
+static void run_range(const char* name, cl_command_queue q, cl_kernel k, const char* moment) {
+  const size_t global = 1024;
+  mstxRangeId id = mstxRangeStartA(name, NULL);
+  clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL);
+  clFinish(q);
+  die_if(moment, strcmp(name, "second") == 0 ? "inside" : "");
+  mstxRangeEnd(id);
+}
+
+int main(int argc, char** argv) {
+  if (argc != 3) return 2;
+  const char* moment = argv[1];
+  how = argv[2];
+  die_if(moment, "start");
+  cl_platform_id platform = choose_platform();
+  die_if(moment, "first-call");
+  cl_device_id device;
+  cl_int err = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL);
+  cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+  cl_command_queue q = clCreateCommandQueue(ctx, device, 0, &err);
+  cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 1024 * sizeof(float), NULL, &err);
+  const float zero = 0.0f;
+  clEnqueueFillBuffer(q, buf, &zero, sizeof zero, 0, 1024 * sizeof(float), 0, NULL, NULL);
+  clFinish(q);
+  die_if(moment, "buffers");
+  const char* source = "kernel void inc(global float* a) { a[get_global_id(0)] += 1.0f; }";
+  cl_program program = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
+  if (clBuildProgram(program, 1, &device, "", NULL, NULL) != CL_SUCCESS) return 1;
+  cl_kernel k = clCreateKernel(program, "inc", &err);
+  clSetKernelArg(k, 0, sizeof buf, &buf);
+  run_range("first", q, k, moment);
+  /* The recorder writes a range's record behind the program, moments after
+   * the range ends: the pause stands for the program's work between its
+   * last finished range and its death. */
+  if (strcmp(moment, "between") == 0 || strcmp(moment, "inside") == 0) usleep(500 * 1000);
+  die_if(moment, "between");
+  run_range("second", q, k, moment);
+  printf("done\n");
+  return 0;
+}
