@@ -59,6 +59,9 @@ pip_install() {
   python3 -m pip install -q "$@" 2>/dev/null || python3 -m pip install -q --break-system-packages "$@"
 }
 python3 -c "import pytest" 2>/dev/null || pip_install pytest
+# summary.json checked against schemas/summary.schema.json (the analyzer's
+# and the e2e tests, schemas/check_summary.py).
+python3 -c "import jsonschema" 2>/dev/null || pip_install jsonschema
 # CLBlast's Python binding, built against libclblast-dev and the system's
 # libOpenCL.so.1: a library on a second loader (examples/pyclblast_gemm.py).
 python3 -c "import pyclblast" 2>/dev/null || pip_install pyclblast

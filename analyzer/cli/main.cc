@@ -14,7 +14,7 @@
 #include "analyzer/core/html_report.h"
 #include "analyzer/core/object_table.h"
 #include "analyzer/core/range_listing.h"
-#include "analyzer/core/replay_result.h"
+#include "analyzer/core/replay_result_reader.h"
 #include "analyzer/core/result_comparison.h"
 #include "analyzer/core/trace_extractor.h"
 #include "analyzer/core/trace_repair.h"

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/core/object_table.h"
-#include "analyzer/core/replay_result.h"
+#include "analyzer/core/replay_result_reader.h"
 
 namespace msprof::analyze {
 

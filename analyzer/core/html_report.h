@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "analyzer/core/replay_result.h"
+#include "analyzer/core/replay_result_reader.h"
 
 namespace msprof::analyze {
 

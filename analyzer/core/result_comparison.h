@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "analyzer/core/replay_result.h"
+#include "analyzer/core/replay_result_reader.h"
 
 namespace msprof::analyze {
 

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <fstream>
 
 #include "tests/e2e/recorded_examples.h"
 #include "tests/e2e/tool_commands.h"
@@ -151,6 +152,25 @@ TEST_CASE("every example replays, each replayable range bit-exact with its recor
       CHECK(errors.size() == (want.exit_status == 0 ? 0u : 1u));
     }
   }
+}
+
+TEST_CASE("summary.json follows schemas/summary.schema.json, which fails on a field it lacks") {
+  TempDir dir;
+  const JsonReplay r = replay_json(recorded("test.py").trace, {"--include", "range1"}, dir.path());
+  REQUIRE(r.run.exit_code == 0);
+  REQUIRE_FALSE(r.folder.empty());
+  CHECK(msprof::test::summary_schema_problems(r.folder / "summary.json").empty());
+  // The check is not one that passes whatever it is given: an extra field,
+  // a verdict that does not exist and a missing field each fail it.
+  json drifted = r.summary;
+  drifted["ranges"][0]["kernels"][0]["duration_ms"] = 1.0;
+  drifted["ranges"][0]["verification"]["status"] = "exact";
+  drifted["options"].erase("restore");
+  std::ofstream(dir / "drifted.json") << drifted.dump();
+  const std::string problems = msprof::test::summary_schema_problems(dir / "drifted.json");
+  CHECK(problems.find("duration_ms") != std::string::npos);
+  CHECK(problems.find("'exact' is not one of") != std::string::npos);
+  CHECK(problems.find("'restore' is a required property") != std::string::npos);
 }
 
 TEST_CASE("the table lists every replayed kernel and every skipped range with its reason") {

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <doctest/doctest.h>
+
 namespace msprof::test {
 namespace fs = std::filesystem;
 
@@ -47,7 +49,21 @@ JsonReplay replay_json(const fs::path& trace, const std::vector<std::string>& op
     if (std::find(existing.begin(), existing.end(), e.path()) == existing.end())
       r.folder = e.path();
   }
+  if (!r.folder.empty() && fs::exists(r.folder / "summary.json")) {
+    const std::string problems = summary_schema_problems(r.folder / "summary.json");
+    INFO("summary.json against schemas/summary.schema.json:\n", problems);
+    CHECK(problems.empty());
+  }
   return r;
+}
+
+std::string summary_schema_problems(const fs::path& summary) {
+  flush_before_fork();
+  const auto run =
+      run_command({MSPROF_PYTHON, std::string(MSPROF_SOURCE_DIR) + "/schemas/check_summary.py",
+                   summary.string()},
+                  summary.parent_path());
+  return run.exit_code == 0 ? "" : run.out + run.err;
 }
 
 const nlohmann::json* find_range(const nlohmann::json& summary, const std::string& name) {

@@ -26,6 +26,11 @@ struct JsonReplay {
 JsonReplay replay_json(const std::filesystem::path& trace, const std::vector<std::string>& options,
                        const std::filesystem::path& workdir);
 
+// What schemas/check_summary.py finds wrong in a summary.json, one line per
+// violation of schemas/summary.schema.json; empty when it follows it.
+// replay_json checks every summary.json it makes with it.
+std::string summary_schema_problems(const std::filesystem::path& summary);
+
 // The range of that name in a summary.json, or null.
 const nlohmann::json* find_range(const nlohmann::json& summary, const std::string& name);
 std::vector<std::string> kernel_names(const nlohmann::json& range);

@@ -62,8 +62,10 @@ struct ReplayResult {
   std::string label() const;
 };
 
-// `path` is an OPPROF_* folder or its summary.json. AnalyzeError when it is
-// missing, not JSON, or not what msprof-replay writes.
+// `path` is an OPPROF_* folder or its summary.json
+// (schemas/summary.schema.json; version 1 too, whose missing fields read as
+// empty). AnalyzeError when it is missing, not JSON, or not what
+// msprof-replay writes: another format, or a field of another type.
 ReplayResult load_replay_result(const std::filesystem::path& path);
 
 }  // namespace msprof::analyze

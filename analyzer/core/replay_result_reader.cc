@@ -1,7 +1,8 @@
-#include "analyzer/core/replay_result.h"
+#include "analyzer/core/replay_result_reader.h"
 
 #include <fstream>
 #include <limits>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
@@ -14,8 +15,38 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The fields read are those of schemas/summary.schema.json: each function
+// that reads an object names the schema's definitions it reads after
+// "schema:", and tests/analyzer/check_summary_schema.py checks every key
+// it reads against them.
+
 constexpr const char* kFormat = "msprof-replay-result";
 constexpr int kVersion = 2;
+
+// A field that is absent (an older msprof-replay did not write it) or null
+// reads as empty; a field of another type than the schema's is damage.
+class WrongType : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// schema: (none)
+const json& expect_object(const json& j, const char* what) {
+  if (!j.is_object()) throw WrongType(std::string(what) + " is not an object");
+  return j;
+}
+
+// The object or array at `key`; nullptr when absent or null.
+const json* object_at(const json& j, const char* key) {
+  if (!j.contains(key) || j.at(key).is_null()) return nullptr;
+  if (!j.at(key).is_object()) throw WrongType(std::string(key) + " is not an object");
+  return &j.at(key);
+}
+const json* array_at(const json& j, const char* key) {
+  if (!j.contains(key) || j.at(key).is_null()) return nullptr;
+  if (!j.at(key).is_array()) throw WrongType(std::string(key) + " is not an array");
+  return &j.at(key);
+}
 
 // msprof-replay writes non-finite numbers as null; they read as NaN here.
 double number(const json& j, const char* key) {
@@ -33,10 +64,17 @@ std::string text(const json& j, const char* key) {
   return j.at(key).get<std::string>();
 }
 
+bool flag(const json& j, const char* key) {
+  if (!j.contains(key) || j.at(key).is_null()) return false;
+  return j.at(key).get<bool>();
+}
+
+// schema: statistics
 PassStats stats(const json& j, const char* key) {
   PassStats s;
-  if (!j.contains(key) || j.at(key).is_null()) return s;
-  const json& v = j.at(key);
+  const json* found = object_at(j, key);
+  if (found == nullptr) return s;
+  const json& v = *found;
   s.min = number(v, "min");
   s.median = number(v, "median");
   s.mean = number(v, "mean");
@@ -51,7 +89,9 @@ std::vector<T> list(const json& j, const char* key) {
   return j.at(key).get<std::vector<T>>();
 }
 
+// schema: kernel
 ResultKernel kernel(const json& j) {
+  expect_object(j, "a kernel");
   ResultKernel k;
   k.launch = count(j, "launch");
   k.seq = count(j, "seq");
@@ -70,7 +110,9 @@ ResultKernel kernel(const json& j) {
   return k;
 }
 
+// schema: variant, verification
 ResultVariant variant(const json& j) {
+  expect_object(j, "a variant");
   ResultVariant v;
   v.label = text(j, "label");
   v.status = text(j, "status");
@@ -81,14 +123,15 @@ ResultVariant variant(const json& j) {
   v.wall = stats(j, "wall_us");
   v.ratio = number(j, "ratio");
   v.changed_ratio = number(j, "changed_ratio");
-  v.beyond_spread = j.contains("beyond_spread") && j.at("beyond_spread").is_boolean() &&
-                    j.at("beyond_spread").get<bool>();
-  if (j.contains("verification") && j.at("verification").is_object())
-    v.verification = text(j.at("verification"), "status");
+  v.beyond_spread = flag(j, "beyond_spread");
+  if (const json* verification = object_at(j, "verification"))
+    v.verification = text(*verification, "status");
   return v;
 }
 
+// schema: range, verification, buffer_verification
 ResultRange range(const json& j) {
+  expect_object(j, "a range");
   ResultRange r;
   r.name = j.at("name").get<std::string>();
   r.status = text(j, "status");
@@ -99,22 +142,20 @@ ResultRange range(const json& j) {
   r.kernel_sum = stats(j, "kernel_sum_us");
   r.restore = stats(j, "restore_us");
   r.restored_bytes = count(j, "restored_bytes");
-  if (j.contains("verification") && j.at("verification").is_object()) {
-    const json& v = j.at("verification");
+  if (const json* verification = object_at(j, "verification")) {
+    const json& v = *verification;
     r.verification = text(v, "status");
     // Version 1 said "off" and "unavailable" for what is now "not verified".
     if (r.verification == "off" || r.verification == "unavailable") r.verification = "not verified";
     r.verification_reason = text(v, "reason");
-    if (v.contains("buffers") && v.at("buffers").is_array()) {
-      for (const auto& b : v.at("buffers")) {
+    if (const json* buffers = array_at(v, "buffers")) {
+      for (const auto& b : *buffers) {
+        expect_object(b, "a buffer verification");
         const std::string status = text(b, "status");
         if (status.empty() || status == "bit-exact") continue;
         std::string names;
-        if (b.contains("arg_names") && b.at("arg_names").is_array()) {
-          for (const auto& n : b.at("arg_names")) {
-            if (n.is_string()) names += (names.empty() ? "" : "/") + n.get<std::string>();
-          }
-        }
+        for (const auto& n : list<std::string>(b, "arg_names"))
+          names += (names.empty() ? "" : "/") + n;
         r.verification_buffers.push_back(
             "buffer " + std::to_string(count(b, "buffer")) + " (" +
             (names.empty() ? "" : names + ", ") + text(b, "element") + "): " + status +
@@ -125,11 +166,11 @@ ResultRange range(const json& j) {
       }
     }
   }
-  if (j.contains("kernels")) {
-    for (const auto& k : j.at("kernels")) r.kernels.push_back(kernel(k));
+  if (const json* kernels = array_at(j, "kernels")) {
+    for (const auto& k : *kernels) r.kernels.push_back(kernel(k));
   }
-  if (j.contains("variants") && j.at("variants").is_array()) {
-    for (const auto& v : j.at("variants")) r.variants.push_back(variant(v));
+  if (const json* variants = array_at(j, "variants")) {
+    for (const auto& v : *variants) r.variants.push_back(variant(v));
   }
   r.best_variant = text(j, "best_variant");
   return r;
@@ -137,6 +178,7 @@ ResultRange range(const json& j) {
 
 }  // namespace
 
+// schema: (none)
 std::string ReplayResult::label() const {
   std::string out = (replay_mode.empty() ? std::string("unknown") : replay_mode) + " mode";
   if (launch_count) out += ", " + std::to_string(launch_count) + " passes";
@@ -144,6 +186,7 @@ std::string ReplayResult::label() const {
   return out;
 }
 
+// schema: (root), device, options
 ReplayResult load_replay_result(const fs::path& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) {
@@ -185,21 +228,26 @@ ReplayResult load_replay_result(const fs::path& path) {
     r.path = path.string();
     r.trace = text(j, "trace");
     r.created = text(j, "created");
-    if (j.contains("device") && j.at("device").is_object()) {
-      r.device_name = text(j.at("device"), "name");
-      r.platform = text(j.at("device"), "platform");
+    if (const json* device = object_at(j, "device")) {
+      r.device_name = text(*device, "name");
+      r.platform = text(*device, "platform");
     }
-    if (j.contains("options") && j.at("options").is_object()) {
-      const json& o = j.at("options");
+    if (const json* options = object_at(j, "options")) {
+      const json& o = *options;
       r.replay_mode = text(o, "replay_mode");
       r.cache_control = text(o, "cache_control");
       r.launch_count = count(o, "launch_count");
       r.warm_up = count(o, "warm_up");
     }
     r.notes = list<std::string>(j, "notes");
-    for (const auto& range_json : j.at("ranges")) r.ranges.push_back(range(range_json));
+    const json* ranges = array_at(j, "ranges");
+    if (ranges == nullptr) throw WrongType("it has no ranges");
+    for (const auto& range_json : *ranges) r.ranges.push_back(range(range_json));
     return r;
   } catch (const json::exception& e) {
+    throw AnalyzeError(file.string() + " is a damaged replay result (" + e.what() +
+                       "); replay the trace again");
+  } catch (const WrongType& e) {
     throw AnalyzeError(file.string() + " is a damaged replay result (" + e.what() +
                        "); replay the trace again");
   }
