@@ -1,4 +1,5 @@
 #include "recorder/core/capture_session.h"
+#include <future>
 
 #include <chrono>
 #include <cstdio>
@@ -182,6 +183,7 @@ void CaptureSession::buffer_created_locked(std::uint64_t size) {
 }
 
 void CaptureSession::range_end(std::string_view, std::uint64_t id) noexcept {
+  std::future<void> written;
   try {
     std::lock_guard lock(mutex_);
     if (closed_) return;
@@ -204,7 +206,9 @@ void CaptureSession::range_end(std::string_view, std::uint64_t id) noexcept {
       // The final state's snapshots are taken here, on the program's thread.
       CaptureTimer timer(*this);
       if (backend_ != nullptr) backend_->finish_range(*capture, config_.final_state);
+      const bool gated = capture->waits_on_program;
       complete_range_locked(std::move(capture));
+      if (!config_.write_behind && !gated) written = range_written_locked();
     }
     if (config_.kill && tracker_.all_included_captured()) {
       closed_ = true;
@@ -215,6 +219,26 @@ void CaptureSession::range_end(std::string_view, std::uint64_t id) noexcept {
   } catch (const std::exception& e) {
     warn(std::string("recording the end of a range failed: ") + e.what());
   }
+  // Outside the lock: the program's other threads go on meanwhile.
+  if (written.valid()) {
+    CaptureTimer timer(*this);
+    written.wait_for(kRangeWriteLimit);
+  }
+}
+
+std::future<void> CaptureSession::range_written_locked() {
+  auto done = std::make_shared<std::promise<void>>();
+  auto written = done->get_future();
+  pipeline_->run([done](trace::TraceWriter& w) {
+    try {
+      w.flush();
+      done->set_value();
+    } catch (...) {
+      done->set_exception(std::current_exception());
+      throw;
+    }
+  });
+  return written;
 }
 
 void CaptureSession::mark(std::string_view, std::string_view, std::uint64_t) noexcept {}

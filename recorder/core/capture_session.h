@@ -1,8 +1,10 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -83,6 +85,14 @@ class CaptureSession final : public AnnotationSink {
   // The sizes of the snapshots a range could take now; lock held.
   std::vector<std::uint64_t> snapshot_sizes_locked();
   void complete_range_locked(std::unique_ptr<RangeCapture> capture);
+  // Done once everything handed to the pipeline so far, the range just
+  // completed included, is in the file (written, not synced): range_end
+  // waits for it, so a range whose end returned survives a kill.
+  std::future<void> range_written_locked();
+  // How long range_end waits at most: a command gated on the program in a
+  // way the backend cannot see (an earlier command of an in-order queue
+  // waiting on a user event) must not hang the program for good.
+  static constexpr std::chrono::seconds kRangeWriteLimit{30};
   void write_objects_locked(const RangeCapture& capture);
   void notify_launcher(const std::string& line);
 

@@ -30,6 +30,11 @@ struct RangeCapture {
   // range is written: the device timings, read once the range's commands
   // are done, so that the program need not wait for them at the range's end.
   std::function<void(trace::Range&)> finish_on_worker;
+  // Set by the backend at the range's end: a command of the range still
+  // waits on work only the program can complete (a user event it has not
+  // set), so the range's record cannot be in the file before the program
+  // goes on.
+  bool waits_on_program = false;
 
   bool needs_initial_state(trace::CaptureId root) const { return !snapshotted.contains(root); }
 };

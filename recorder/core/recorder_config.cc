@@ -41,6 +41,7 @@ std::optional<RecorderConfig> RecorderConfig::from_variables(
   }
   if (const char* v = var(kQuietVar)) c.quiet = std::string_view(v) == "1";
   if (const char* v = var(kProgramBinariesVar)) c.program_binaries = std::string_view(v) == "1";
+  if (const char* v = var(kWriteBehindVar)) c.write_behind = std::string_view(v) == "1";
   if (const char* v = var(kStatusFdVar)) c.status_fd = std::atoi(v);
   if (const char* v = var(kCommandVar)) c.command_line = v;
   c.memory_bound = std::max(c.memory_bound, kMinMemoryBound);

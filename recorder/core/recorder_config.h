@@ -45,6 +45,11 @@ struct RecorderConfig {
   // Store the device binaries the driver built from source or IL too
   // (msprof-record --program-binaries).
   bool program_binaries = false;
+  // Write a range's record behind the program (msprof-record
+  // --write-behind): range_end returns at once, and a kill moments after it
+  // can lose the range. By default range_end returns once the range is in
+  // the file.
+  bool write_behind = false;
   bool quiet = false;
   int status_fd = -1;  // where the launcher listens ("captured-all", stats)
   std::string command_line;
@@ -67,6 +72,7 @@ struct RecorderConfig {
   static constexpr const char* kWorkersVar = "MSPROF_RECORD_WORKERS";
   static constexpr const char* kQuietVar = "MSPROF_RECORD_QUIET";
   static constexpr const char* kProgramBinariesVar = "MSPROF_RECORD_PROGRAM_BINARIES";
+  static constexpr const char* kWriteBehindVar = "MSPROF_RECORD_WRITE_BEHIND";
   static constexpr const char* kStatusFdVar = "MSPROF_RECORD_STATUS_FD";
   static constexpr const char* kCommandVar = "MSPROF_RECORD_COMMAND";
 };

@@ -91,6 +91,10 @@ ParsedLaunch parse_launch_options(int argc, char** argv) {
                "also store the device binaries of programs built from source or IL (some "
                "drivers, PoCL among them, then compile every kernel of each program the "
                "ranges use, in the program)");
+  app.add_flag("--write-behind", o.write_behind,
+               "let a range's end return before its record is in the trace (faster where "
+               "ranges keep large final states; a kill moments after a range's end can then "
+               "lose that range)");
   app.add_flag("-q,--quiet", o.quiet, "print errors only");
   try {
     app.parse(argc, argv);

@@ -20,6 +20,7 @@ struct LaunchOptions {
   unsigned compression_threads = 1;
   bool keep_program_caches = false;
   bool program_binaries = false;
+  bool write_behind = false;
   bool quiet = false;
   std::vector<std::string> command;
 };

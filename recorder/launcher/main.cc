@@ -59,6 +59,7 @@ std::map<std::string, std::string> recorder_environment(const LaunchOptions& o,
   env[RecorderConfig::kWorkersVar] = std::to_string(o.compression_threads);
   env[RecorderConfig::kQuietVar] = o.quiet ? "1" : "0";
   env[RecorderConfig::kProgramBinariesVar] = o.program_binaries ? "1" : "0";
+  env[RecorderConfig::kWriteBehindVar] = o.write_behind ? "1" : "0";
   env[RecorderConfig::kCommandVar] = join_command(o.command);
   return env;
 }

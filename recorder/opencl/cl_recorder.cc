@@ -166,6 +166,14 @@ std::vector<CaptureId> ClRecorder::wait_ids(cl_uint num_wait, const cl_event* wa
 
 std::size_t ClRecorder::add_command(RangeCapture& capture, cl_command_queue queue, cl_uint num_wait,
                                     const cl_event* wait, bool blocking, trace::CommandBody body) {
+  for (cl_uint i = 0; wait != nullptr && i < num_wait; ++i) {
+    if (range_events_.contains(wait[i]) ||
+        std::find(gates_.begin(), gates_.end(), wait[i]) != gates_.end()) {
+      continue;
+    }
+    next().clRetainEvent(wait[i]);
+    gates_.push_back(wait[i]);
+  }
   trace::Command command;
   command.seq = capture.range.commands.size();
   command.queue = queue != nullptr ? objects_.queues.at(queue).id : 0;
@@ -212,6 +220,8 @@ std::vector<std::uint64_t> ClRecorder::buffer_sizes() {
 
 void ClRecorder::release_range_objects() {
   for (const auto& [seq, event] : timed_) next().clReleaseEvent(event);
+  for (cl_event gate : gates_) next().clReleaseEvent(gate);
+  gates_.clear();
   for (const auto& touched : touched_) {
     if (ClMemory* memory = objects_.memory.find(touched.key)) memory->release();
   }
@@ -247,6 +257,14 @@ void ClRecorder::finish_range(RangeCapture& capture, bool final_state) {
     }
     if (ordered) next().clFlush(range_queues_.front());
   }
+  for (cl_event gate : gates_) {
+    cl_int status = CL_COMPLETE;
+    if (next().clGetEventInfo(gate, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                              nullptr) == CL_SUCCESS &&
+        status > CL_COMPLETE) {
+      capture.waits_on_program = true;
+    }
+  }
   // The worker runs this after the final reads, so the commands are done by
   // then; a command that failed has no timing.
   capture.finish_on_worker = [timed = std::exchange(timed_, {})](trace::Range& range) {
@@ -274,6 +292,7 @@ void ClRecorder::abandon_range(RangeCapture&) {
   // No device calls at exit: the driver may already be gone. Event handles
   // are left to the process's end.
   timed_.clear();
+  gates_.clear();
   range_events_.clear();
   range_queues_.clear();
   touched_.clear();

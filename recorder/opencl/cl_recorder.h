@@ -91,6 +91,11 @@ class ClRecorder final : public CaptureBackend {
   ClObjects objects_;
   std::unordered_map<cl_event, CaptureId> range_events_;
   std::vector<std::pair<std::uint64_t, cl_event>> timed_;  // retained until the range ends
+  // Events from outside the range that its commands wait on (user events
+  // among them), retained until the range ends: one still open there may
+  // be the program's to complete after the range, so the range's end must
+  // not wait for the range's record.
+  std::vector<cl_event> gates_;
   // Retained until the range ends, so the program's releases inside the
   // range cannot free what the recorder still reads.
   std::vector<cl_command_queue> range_queues_;

@@ -3,7 +3,8 @@
  *   dying_program MOMENT HOW
  * MOMENT: start (before any OpenCL call), first-call (after its first
  * call), buffers (after making a context, a queue and a buffer), between
- * (after one finished range), inside (inside its second range);
+ * (after one finished range), inside (inside its second range), end-first and
+ * end-second (the moment the first or second range's end returns);
  * HOW: abort (SIGABRT), kill (SIGKILL), exit (status 3, exit handlers run);
  * any other MOMENT: both ranges, then status 0.
  * The platform is PoCL's where there is one: the tests name their device. */
@@ -18,6 +19,8 @@
 #include "ms_tools_ext.h"
 
 static const char* how;
+/* 16 MiB: a range's final state takes the recorder a while to write. */
+enum { kElements = 4 << 20 };
 
 static void die_if(const char* moment, const char* now) {
   if (strcmp(moment, now) != 0) return;
@@ -40,12 +43,13 @@ static cl_platform_id choose_platform(void) {
 }
 
 static void run_range(const char* name, cl_command_queue q, cl_kernel k, const char* moment) {
-  const size_t global = 1024;
+  const size_t global = kElements;
   mstxRangeId id = mstxRangeStartA(name, NULL);
   clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL);
   clFinish(q);
   die_if(moment, strcmp(name, "second") == 0 ? "inside" : "");
   mstxRangeEnd(id);
+  die_if(moment, strcmp(name, "first") == 0 ? "end-first" : "end-second");
 }
 
 int main(int argc, char** argv) {
@@ -59,9 +63,9 @@ int main(int argc, char** argv) {
   cl_int err = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL);
   cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
   cl_command_queue q = clCreateCommandQueue(ctx, device, 0, &err);
-  cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 1024 * sizeof(float), NULL, &err);
+  cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, kElements * sizeof(float), NULL, &err);
   const float zero = 0.0f;
-  clEnqueueFillBuffer(q, buf, &zero, sizeof zero, 0, 1024 * sizeof(float), 0, NULL, NULL);
+  clEnqueueFillBuffer(q, buf, &zero, sizeof zero, 0, kElements * sizeof(float), 0, NULL, NULL);
   clFinish(q);
   die_if(moment, "buffers");
   const char* source = "kernel void inc(global float* a) { a[get_global_id(0)] += 1.0f; }";

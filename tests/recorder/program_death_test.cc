@@ -81,6 +81,23 @@ TEST_CASE("killed after a range: its status, and the trace keeps that range") {
   }
 }
 
+TEST_CASE("a range whose end returned is in the trace when the program is killed at once") {
+  const std::pair<const char*, std::size_t> moments[] = {{"end-first", 1}, {"end-second", 2}};
+  for (const auto& [moment, finished] : moments) {
+    CAPTURE(moment);
+    TempDir dir;
+    const auto rec = record_death(dir, moment, "kill");
+    CAPTURE(rec.err);
+    CHECK(rec.exit_code == 137);
+    CHECK(has(rec.err,
+              "; the trace keeps the " + std::to_string(finished) + " range(s) it finished\n"));
+    const auto ranges = ranges_of(dir);
+    REQUIRE(ranges.size() == finished);
+    CHECK(ranges.back().status == trace::RangeStatus::Complete);
+    CHECK(ranges.back().final_state.size() == 1);
+  }
+}
+
 TEST_CASE("a program that exits with a status: that status, and the trace it finished") {
   SUBCASE("before any range: a trace that describes the run") {
     TempDir dir;
