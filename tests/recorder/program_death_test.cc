@@ -35,6 +35,19 @@ std::vector<trace::Range> ranges_of(const TempDir& dir) {
   return trace::TraceReader(dir / "trace.fb").read_all<trace::Range>();
 }
 
+// Records the program dying as `d` says; checks its status, the one line
+// that says how it ended followed by `outcome`, and that no .partial is left.
+void check_death(const TempDir& dir, const Death& d, const std::string& outcome) {
+  CAPTURE(d.moment);
+  CAPTURE(d.how);
+  const auto rec = record_death(dir, d.moment, d.how);
+  CAPTURE(rec.err);
+  CHECK(rec.exit_code == d.status);
+  CHECK(has(rec.err, std::string("msprof-record: the program ") + d.ended + outcome + "\n"));
+  CHECK_FALSE(has(rec.err, "error"));
+  CHECK_FALSE(std::filesystem::exists(dir / "trace.fb.partial"));
+}
+
 }  // namespace
 
 TEST_CASE("killed before a finished range reached the trace: its status, and no trace") {
@@ -44,17 +57,9 @@ TEST_CASE("killed before a finished range reached the trace: its status, and no 
       {"buffers", "kill", 137, "was killed by signal 9 (SIGKILL)"},
   };
   for (const auto& d : deaths) {
-    CAPTURE(d.moment);
-    CAPTURE(d.how);
     TempDir dir;
-    const auto rec = record_death(dir, d.moment, d.how);
-    CAPTURE(rec.err);
-    CHECK(rec.exit_code == d.status);
-    CHECK(has(rec.err, std::string("msprof-record: the program ") + d.ended +
-                           " before a range it finished reached the trace; no trace written\n"));
-    CHECK_FALSE(has(rec.err, "error"));
+    check_death(dir, d, " before a range it finished reached the trace; no trace written");
     CHECK_FALSE(std::filesystem::exists(dir / "trace.fb"));
-    CHECK_FALSE(std::filesystem::exists(dir / "trace.fb.partial"));
   }
 }
 
@@ -64,16 +69,8 @@ TEST_CASE("killed after a range: its status, and the trace keeps that range") {
       {"inside", "kill", 137, "was killed by signal 9 (SIGKILL)"},
   };
   for (const auto& d : deaths) {
-    CAPTURE(d.moment);
-    CAPTURE(d.how);
     TempDir dir;
-    const auto rec = record_death(dir, d.moment, d.how);
-    CAPTURE(rec.err);
-    CHECK(rec.exit_code == d.status);
-    CHECK(has(rec.err, std::string("msprof-record: the program ") + d.ended +
-                           "; the trace keeps the 1 range(s) it finished\n"));
-    CHECK_FALSE(has(rec.err, "error"));
-    CHECK_FALSE(std::filesystem::exists(dir / "trace.fb.partial"));
+    check_death(dir, d, "; the trace keeps the 1 range(s) it finished");
     const auto ranges = ranges_of(dir);
     REQUIRE(ranges.size() == 1);
     CHECK(ranges[0].name == "first");
