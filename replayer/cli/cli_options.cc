@@ -8,8 +8,8 @@
 #include <map>
 
 #include "format/trace_version.h"
+#include "printable_text/printable_text.h"
 #include "replayer/cli/workbench_options.h"
-#include "replayer/core/printable_text.h"
 #include "replayer/core/replay_error.h"
 #include "replayer/opencl/worker_thread_placement.h"
 

@@ -5,10 +5,10 @@
 
 #include "format/trace_error.h"
 #include "format/trace_reader.h"
+#include "printable_text/printable_text.h"
 #include "replayer/cli/cli_options.h"
 #include "replayer/core/plan/range_selection.h"
 #include "replayer/core/plan/trace_catalog.h"
-#include "replayer/core/printable_text.h"
 #include "replayer/core/replay_error.h"
 #include "replayer/core/results/result_folder.h"
 #include "replayer/core/results/summary_csv.h"

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "replayer/core/printable_text.h"
+#include "printable_text/printable_text.h"
 #include "replayer/core/replay_error.h"
 
 namespace msprof::replay::cli {

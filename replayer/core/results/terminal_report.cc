@@ -5,7 +5,7 @@
 #include <sstream>
 #include <vector>
 
-#include "replayer/core/printable_text.h"
+#include "printable_text/printable_text.h"
 #include "replayer/core/results/summary_csv.h"
 
 namespace msprof::replay {

@@ -1,8 +1,8 @@
-#include "replayer/core/printable_text.h"
+#include "printable_text/printable_text.h"
 
 #include <cstdio>
 
-namespace msprof::replay {
+namespace msprof {
 
 std::string printable(std::string_view text) {
   std::string out;
@@ -28,4 +28,4 @@ std::string printable(std::string_view text) {
   return out;
 }
 
-}  // namespace msprof::replay
+}  // namespace msprof
