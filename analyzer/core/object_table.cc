@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "analyzer/core/analyze_error.h"
+#include "printable_text/printable_text.h"
 
 namespace msprof::analyze {
 
@@ -77,8 +78,8 @@ const Range& ObjectTable::find_range(const std::string& spec) const {
     }
   }
   std::string names;
-  for (const auto& range : ranges_) names += (names.empty() ? "" : ", ") + range.name;
-  throw AnalyzeError("no range '" + spec +
+  for (const auto& range : ranges_) names += (names.empty() ? "" : ", ") + printable(range.name);
+  throw AnalyzeError("no range '" + printable(spec) +
                      "' in the trace; its ranges are: " + (names.empty() ? "(none)" : names));
 }
 

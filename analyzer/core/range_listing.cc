@@ -8,6 +8,7 @@
 #include "analyzer/core/argument_value.h"
 #include "analyzer/core/image_description.h"
 #include "analyzer/core/number_format.h"
+#include "printable_text/printable_text.h"
 
 namespace msprof::analyze {
 
@@ -93,7 +94,7 @@ std::string blob_text(const BlobRef& blob) {
 std::string arg_text(const ObjectTable& table, const Kernel* kernel, const KernelArg& arg) {
   std::string out = "arg " + std::to_string(arg.index);
   if (const KernelArgInfo* info = arg_info(kernel, arg.index))
-    out += " " + info->name + " (" + info->type_name + ")";
+    out += " " + printable(info->name) + " (" + printable(info->type_name) + ")";
   out += ": ";
   switch (arg.kind) {
     case ArgKind::Buffer: {
@@ -143,8 +144,8 @@ std::string body_text(const ObjectTable& table, const CommandBody& body) {
         using T = std::decay_t<decltype(c)>;
         if constexpr (std::is_same_v<T, KernelLaunch>) {
           const Kernel* k = table.kernel(c.kernel);
-          std::string out =
-              "kernel " + table.kernel_name(c.kernel) + " (kernel " + std::to_string(c.kernel);
+          std::string out = "kernel " + printable(table.kernel_name(c.kernel)) + " (kernel " +
+                            std::to_string(c.kernel);
           if (k) out += ", program " + std::to_string(k->program);
           out += ")\n      global " + list(c.global_size) + "  local " +
                  (c.local_size.empty() ? std::string("driver's choice") : list(c.local_size));
@@ -362,10 +363,10 @@ const char* written_name(Written written) {
 }
 
 std::string range_text(const ObjectTable& table, const Range& range) {
-  std::string out = "range " + std::to_string(range.id) + " \"" + range.name + "\"";
-  if (!range.domain.empty()) out += " (domain " + range.domain + ")";
+  std::string out = "range " + std::to_string(range.id) + " \"" + printable(range.name) + "\"";
+  if (!range.domain.empty()) out += " (domain " + printable(range.domain) + ")";
   out += ": " + std::string(range_status_name(range.status));
-  if (!range.status_reason.empty()) out += ": " + range.status_reason;
+  if (!range.status_reason.empty()) out += ": " + printable(range.status_reason);
   out += "\norder " + std::to_string(range.order) + ", thread " + std::to_string(range.thread_id) +
          ", stream " + hex_u64(range.stream) + ", host time " +
          fixed(static_cast<double>(range.end_ns - range.start_ns) / 1e3, 3) + " us\n";

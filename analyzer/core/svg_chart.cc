@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "analyzer/core/number_format.h"
+#include "printable_text/printable_text.h"
 
 namespace msprof::analyze {
 namespace {
@@ -67,7 +68,9 @@ double clean(double v) {
 
 std::string html_escape(const std::string& text) {
   std::string out;
-  for (const char c : text) {
+  // Control characters (a name's ANSI escapes or newlines, from the trace)
+  // become visible escapes first, as every tool shows them.
+  for (const char c : printable(text)) {
     switch (c) {
       case '&':
         out += "&amp;";

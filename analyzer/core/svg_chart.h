@@ -8,6 +8,8 @@ namespace msprof::analyze {
 // Inline SVG charts for the HTML report: plain markup, no scripts, so the
 // file renders the same anywhere, offline.
 
+// Text as HTML text or attribute value; control characters become visible
+// escapes (`printable`), so none reaches the file raw.
 std::string html_escape(const std::string& text);
 
 struct Bar {

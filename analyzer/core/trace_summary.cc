@@ -7,6 +7,7 @@
 
 #include "analyzer/core/number_format.h"
 #include "analyzer/core/object_table.h"
+#include "printable_text/printable_text.h"
 
 namespace msprof::analyze {
 
@@ -152,7 +153,7 @@ std::string options_as_flags(const CaptureOptions& o) {
 std::string summary_text(const TraceSummary& s) {
   std::string out;
   const auto line = [&](const std::string& key, const std::string& value) {
-    out += pad_right(key, 13) + value + "\n";
+    out += pad_right(key, 13) + printable(value) + "\n";
   };
   line("trace", s.path + " (" + human_bytes(s.file_bytes) +
                     (s.recovered ? ", no index: recovered by a scan)" : ")"));
@@ -182,9 +183,9 @@ std::string summary_text(const TraceSummary& s) {
   for (const auto& r : s.ranges) {
     std::string status = status_with_reason(r);
     if (r.missing_blobs) status += " (" + std::to_string(r.missing_blobs) + " blobs missing)";
-    rows.push_back({std::to_string(r.id), r.name, status, std::to_string(r.kernels),
-                    std::to_string(r.queues), human_bytes(r.bytes_captured),
-                    human_bytes(r.bytes_stored)});
+    rows.push_back({std::to_string(r.id), printable(r.name), printable(status),
+                    std::to_string(r.kernels), std::to_string(r.queues),
+                    human_bytes(r.bytes_captured), human_bytes(r.bytes_stored)});
   }
   std::vector<std::size_t> width(rows[0].size(), 0);
   for (const auto& row : rows) {

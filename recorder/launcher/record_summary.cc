@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "format/trace_reader.h"
+#include "printable_text/printable_text.h"
 
 namespace msprof::record {
 namespace {
@@ -64,12 +65,13 @@ void print_summary(std::ostream& out, const std::filesystem::path& path,
     std::size_t launches = 0;
     for (const auto& c : range.commands) {
       if (const auto* k = std::get_if<trace::KernelLaunch>(&c.body)) {
-        if (launches++ < 8) names += (names.empty() ? "" : ", ") + kernel_names[k->kernel];
+        if (launches++ < 8)
+          names += (names.empty() ? "" : ", ") + printable(kernel_names[k->kernel]);
       }
     }
     if (launches > 8) names += ", ...";
-    out << "  " << range.name << ": " << trace::range_status_name(range.status);
-    if (!range.status_reason.empty()) out << " (" << range.status_reason << ")";
+    out << "  " << printable(range.name) << ": " << trace::range_status_name(range.status);
+    if (!range.status_reason.empty()) out << " (" << printable(range.status_reason) << ")";
     if (range.status != trace::RangeStatus::Ignored) {
       out << ", " << launches << " kernel(s)" << (names.empty() ? "" : " [" + names + "]") << ", "
           << range.commands.size() << " command(s), " << bytes_text(captured) << " captured, "
