@@ -69,6 +69,13 @@ FileHeader decode_file_header(std::span<const std::byte> bytes) {
             " (update msprof-replay and msprof-analyze)",
         8);
   }
+  if (header.container_version < header.min_reader_version) {
+    throw CorruptError("the file header is damaged: container version " +
+                           std::to_string(header.container_version) +
+                           " is below the reader version " +
+                           std::to_string(header.min_reader_version) + " it asks for",
+                       8);
+  }
   return header;
 }
 
@@ -110,7 +117,7 @@ std::array<std::byte, kTrailerSize> encode_trailer(const Trailer& trailer) {
   put<std::uint64_t>(out.data(), 8, trailer.index_offset);
   put<std::uint64_t>(out.data(), 16, trailer.index_frame_size);
   put<std::uint64_t>(out.data(), 24, trailer.trailer_offset);
-  put<std::uint32_t>(out.data(), 32, kContainerVersion);
+  put<std::uint32_t>(out.data(), 32, trailer.container_version);
   put<std::uint32_t>(out.data(), 36, checksum32(std::span(out).first(36)));
   return out;
 }
@@ -122,7 +129,7 @@ std::optional<Trailer> decode_trailer(std::span<const std::byte> bytes) {
   if (get<std::uint32_t>(bytes, 36) != checksum32(bytes.first(36))) return std::nullopt;
 #endif
   return Trailer{get<std::uint64_t>(bytes, 8), get<std::uint64_t>(bytes, 16),
-                 get<std::uint64_t>(bytes, 24)};
+                 get<std::uint64_t>(bytes, 24), get<std::uint32_t>(bytes, 32)};
 }
 
 }  // namespace msprof::trace

@@ -10,6 +10,7 @@
 
 #include "format/hash128.h"
 #include "format/record_kinds.h"
+#include "format/trace_version.h"
 
 namespace msprof::trace {
 
@@ -75,7 +76,8 @@ struct FileHeader {
   std::uint32_t min_reader_version = 0;
 };
 std::array<std::byte, kFileHeaderSize> encode_file_header();
-// Throws CorruptError (not a trace) or UnsupportedVersionError.
+// Throws CorruptError (not a trace, or a container version below the reader
+// version it asks for, which no writer writes) or UnsupportedVersionError.
 FileHeader decode_file_header(std::span<const std::byte> bytes);
 
 // Every frame starts with this fixed, uncompressed header. The sync word and
@@ -105,6 +107,9 @@ struct Trailer {
   std::uint64_t index_offset = 0;
   std::uint64_t index_frame_size = 0;
   std::uint64_t trailer_offset = 0;
+  // The writer's; read back so that the file header's copy, which has no
+  // checksum of its own, is checked against it.
+  std::uint32_t container_version = kContainerVersion;
 };
 std::array<std::byte, kTrailerSize> encode_trailer(const Trailer& trailer);
 std::optional<Trailer> decode_trailer(std::span<const std::byte> bytes);

@@ -29,7 +29,7 @@ TraceReader::TraceReader(const std::filesystem::path& path, Warn warn)
                        std::to_string(source_.size()) + " bytes); record one with msprof-record");
   }
   source_.read(0, head);
-  decode_file_header(head);
+  file_header_ = decode_file_header(head);
   if (!open_by_index()) {
     recovered_ = true;
     open_by_scan();
@@ -85,6 +85,14 @@ bool TraceReader::open_by_index() {
         "trace has no usable trailer (the recording did not finish or the file is damaged); "
         "recovering by a scan");
     return false;
+  }
+  // The trailer's copy of the container version is under a checksum; the
+  // file header's is not, so a difference is damage to the file header.
+  if (trailer->container_version != file_header_.container_version) {
+    throw CorruptError("the file header is damaged: it says container version " +
+                           std::to_string(file_header_.container_version) + ", the trailer says " +
+                           std::to_string(trailer->container_version),
+                       8);
   }
   const auto header = header_at(trailer->index_offset);
   if (!header || header->type != static_cast<std::uint16_t>(FrameType::Index) ||

@@ -80,6 +80,7 @@ class TraceReader {
 
   FileSource source_;
   Warn warn_;
+  FileHeader file_header_;
   bool recovered_ = false;
   std::vector<std::string> warnings_;
   std::vector<IndexEntry> frames_;

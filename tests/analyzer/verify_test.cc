@@ -192,3 +192,24 @@ TEST_CASE("--repair keeps the key a blob was written under, whichever way it was
   CHECK(fixed.read_all<trace::Range>()[0] == range);
   CHECK(fixed.read_blob(old_key) == data);
 }
+
+TEST_CASE("verify reports a flipped byte of the file header's container version as damage") {
+  TempDir dir;
+  test::write_example_trace(dir / "example.fb");
+  std::ifstream in(dir / "example.fb", std::ios::binary);
+  const std::string sound((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (std::uint64_t at = 8; at < 12; ++at) {
+    for (const int mask : {0x01, 0x40, 0xff}) {
+      CAPTURE(at);
+      CAPTURE(mask);
+      std::string bytes = sound;
+      bytes[at] = static_cast<char>(bytes[at] ^ mask);
+      std::ofstream(dir / "flipped.fb", std::ios::binary) << bytes;
+      const auto r = test::run_analyze({"verify", (dir / "flipped.fb").string()});
+      CHECK(r.status == 2);
+      CHECK(r.out.empty());
+      CHECK(r.err.rfind("msprof-analyze: error: the file header is damaged: ", 0) == 0);
+      CHECK(r.err.find('\n') == r.err.size() - 1);
+    }
+  }
+}

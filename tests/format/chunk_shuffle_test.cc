@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -10,6 +11,7 @@
 
 #include "format/byte_shuffle.h"
 #include "format/file_sink.h"
+#include "format/frame.h"
 #include "format/plane_codec.h"
 #include "format/trace_error.h"
 #include "format/trace_reader.h"
@@ -294,6 +296,17 @@ TEST_CASE("version 1 and 2 traces, from before shuffled chunks and planes, are s
     file.seekp(8);
     file.write(reinterpret_cast<const char*>(&version), 4);
     file.write(reinterpret_cast<const char*>(&version), 4);
+    // An older writer put its version in the trailer too.
+    const auto size = std::filesystem::file_size(dir / "t.fb");
+    std::array<std::byte, kTrailerSize> tail{};
+    file.seekg(static_cast<std::streamoff>(size - kTrailerSize));
+    file.read(reinterpret_cast<char*>(tail.data()), kTrailerSize);
+    auto trailer = decode_trailer(tail);
+    REQUIRE(trailer);
+    trailer->container_version = version;
+    tail = encode_trailer(*trailer);
+    file.seekp(static_cast<std::streamoff>(size - kTrailerSize));
+    file.write(reinterpret_cast<const char*>(tail.data()), kTrailerSize);
     file.close();
     TraceReader reader(dir / "t.fb");
     REQUIRE(reader.records().size() == 1);
