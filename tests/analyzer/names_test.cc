@@ -114,3 +114,32 @@ TEST_CASE("the HTML report holds no raw control character from a name") {
     if (byte < 0x20 && c != '\n') break;
   }
 }
+
+TEST_CASE("a range named like an option is reached by name after --") {
+  TempDir dir;
+  test::ExampleTrace e = test::make_example_records();
+  for (auto& record : e.records) {
+    if (auto* range = std::get_if<trace::Range>(&record)) {
+      if (range->name == "range1") range->name = "-rf";
+      if (range->name == "range2") range->name = "--include";
+    }
+  }
+  const std::string trace = (dir / "options.fb").string();
+  {
+    trace::TraceWriter::Options options;
+    options.workers = 1;
+    trace::TraceWriter writer(trace, options);
+    for (const auto& blob : e.blobs) writer.put_blob(blob);
+    for (const auto& record : e.records) writer.write(record);
+    writer.close();
+  }
+  for (const std::string name : {"-rf", "--include"}) {
+    CAPTURE(name);
+    const auto show = test::run_analyze({"show", trace, "--", name});
+    CHECK(show.status == 0);
+    CHECK(show.out.find("\"" + name + "\"") != std::string::npos);
+    const auto extract =
+        test::run_analyze({"extract", trace, "-o", (dir / ("x" + name)).string(), "--", name});
+    CHECK(extract.status == 0);
+  }
+}
