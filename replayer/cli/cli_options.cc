@@ -1,9 +1,13 @@
 #include "replayer/cli/cli_options.h"
 
+#include <unistd.h>
 #include <CLI/CLI.hpp>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <map>
 
@@ -74,6 +78,25 @@ Tolerance tolerance_value(const std::string& text) {
     }
   }
   return Tolerance{values[0], values[1]};
+}
+
+// The result folder is made after the replay: an --output that cannot hold
+// it is said now, alone, before the trace is read or any range replayed.
+void check_output_folder(const std::string& output) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path existing = output;
+  while (!existing.empty() && !fs::exists(existing, ec)) existing = existing.parent_path();
+  if (existing.empty()) existing = ".";
+  if (!fs::is_directory(existing, ec)) {
+    throw UsageError("--output '" + printable(output) + "': " + printable(existing.string()) +
+                     " is a file, not a folder; give a folder for the OPPROF_* result");
+  }
+  if (::access(existing.c_str(), W_OK | X_OK) != 0) {
+    throw UsageError("--output '" + printable(output) + "': cannot create a folder in " +
+                     printable(existing.string()) + " (" + std::strerror(errno) +
+                     "); give a writable folder");
+  }
 }
 
 }  // namespace
@@ -184,6 +207,7 @@ bool parse_command_line(int argc, char** argv, CliOptions& options, int& exit_co
   if (options.output.empty()) {
     throw UsageError("--output '' names no folder; give a folder or leave the option out (.)");
   }
+  if (!options.list_devices && !options.list_ranges) check_output_folder(options.output);
   options.replay.mode = mode == "kernel" ? ReplayMode::Kernel : ReplayMode::Range;
   options.replay.cache_control = cache == "none" ? CacheControl::None : CacheControl::All;
   if (!cache_size.empty()) options.replay.cache_bytes = size_value("--cache-size", cache_size);

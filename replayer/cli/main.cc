@@ -77,6 +77,16 @@ int run(int argc, char** argv) {
                      "(msprof-analyze info lists this trace's ranges)");
   }
   const auto selection = select_ranges(catalog.ranges(), options.filter, options.trace);
+  if (selection.empty()) {
+    // No result folder: an empty one would look like a replay that ran.
+    say("error", options.filter.exclude.empty()
+                     ? "no range selected: the trace holds no range; record the program with "
+                       "an mstx or NVTX range around its work"
+                     : "no range selected: --exclude leaves none of the trace's " +
+                           std::to_string(catalog.ranges().size()) +
+                           " ranges; exclude fewer (--list shows every range)");
+    return kExitNothingReplayed;
+  }
   if (!api.empty() && api != "opencl") {
     throw UsageError("the trace was recorded with the " + api +
                      " API, and this msprof-replay has only the OpenCL backend; build it with "

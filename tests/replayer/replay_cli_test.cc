@@ -319,6 +319,28 @@ TEST_CASE("errors are one line and a non-zero exit") {
                        "--thread-control");
   check_one_line_error(replay(""), "no trace given");
   {
+    // A bad --output is said alone, before anything else is printed.
+    std::ofstream(dir / "a_file") << "x";
+    const auto file = replay(quoted(dir / "t.fb") + kFast + " --output " + quoted(dir / "a_file"));
+    check_one_line_error(file, "is a file, not a folder");
+    CHECK(file.out.empty());
+    const auto below =
+        replay(quoted(dir / "t.fb") + kFast + " --output " + quoted(dir / "a_file" / "sub"));
+    check_one_line_error(below, "is a file, not a folder");
+  }
+  // A name that looks like an option is taken as the value after '='.
+  check_one_line_error(replay(quoted(dir / "t.fb") + " --include=-rf"), "no range named '-rf' in");
+  {
+    // Excluding every range: no result folder, one line, a failure.
+    fs::create_directory(dir / "excluded");
+    const auto none = replay(quoted(dir / "t.fb") + kFast + " --exclude '*' --output " +
+                             quoted(dir / "excluded"));
+    CHECK(none.status == 2);
+    CHECK(count_lines(none.err) == 1);
+    CHECK(none.err.find("msprof-replay: error: no range selected: --exclude leaves none") == 0);
+    CHECK(fs::is_empty(dir / "excluded"));
+  }
+  {
     // A program that annotated a range but made no OpenCL call.
     msprof::trace::TraceWriter w(dir / "none.fb");
     msprof::trace::TraceInfo info;
