@@ -53,6 +53,11 @@ trace::TraceReader open_trace(const std::string& path, bool quiet = false) {
 void check_overwrite(const std::string& path, bool force) {
   std::error_code ec;
   if (path.empty()) throw analyze::AnalyzeError("-o '' names no output; give a path");
+  if (std::filesystem::is_directory(path, ec)) {
+    throw analyze::AnalyzeError(path +
+                                " is a directory, which -f does not overwrite; give a file "
+                                "name with -o (a file in it, or another path)");
+  }
   if (!force && std::filesystem::exists(path, ec)) {
     throw analyze::AnalyzeError(path +
                                 " already exists; pass -f to overwrite it or choose another -o");

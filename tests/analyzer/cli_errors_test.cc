@@ -133,3 +133,20 @@ TEST_CASE("outputs are not written over without -f, and --version answers") {
   CHECK(version.status == 0);
   CHECK(version.out.rfind("msprof-analyze ", 0) == 0);
 }
+
+TEST_CASE("an output that is a directory is said to be one, with or without -f") {
+  TempDir dir;
+  fs::create_directory(dir / "adir");
+  const std::string adir = (dir / "adir").string();
+  const std::string result = std::string(MSPROF_DATA_DIR) + "/OPPROF_20261202181500_000001";
+  for (const bool force : {false, true}) {
+    std::vector<std::string> report = {"report", result, "-o", adir};
+    std::vector<std::string> exported = {"export", result, "--format", "chrome", "-o", adir};
+    if (force) {
+      report.push_back("-f");
+      exported.push_back("-f");
+    }
+    check_one_line_error(report, "adir is a directory, which -f does not overwrite; ");
+    check_one_line_error(exported, "adir is a directory, which -f does not overwrite; ");
+  }
+}
