@@ -385,3 +385,18 @@ TEST_CASE("bad option values are refused with one line: sizes, empty names, tole
   CHECK(version.status == 0);
   CHECK(version.out.rfind("msprof-replay ", 0) == 0);
 }
+
+TEST_CASE("a range's name reaches the table and errors escaped") {
+  TempDir dir;
+  msprof::test::SyntheticOptions options;
+  options.range1_name = "\x1b[31mred\x1b[0m\nnext";
+  msprof::test::write_synthetic_trace(dir / "t.fb", options);
+  const auto r = replay(quoted(dir / "t.fb") + kFast + " --output " + quoted(dir.path()));
+  CHECK(r.status == 0);
+  CHECK(r.out.find('\x1b') == std::string::npos);
+  CHECK(r.err.find('\x1b') == std::string::npos);
+  CHECK(r.out.find("\\x1b[31mred\\x1b[0m\\nnext") != std::string::npos);
+  const auto missing = replay(quoted(dir / "t.fb") + " --include 'x\x1b[0m'");
+  check_one_line_error(missing, "no range named 'x\\x1b[0m'");
+  CHECK(missing.err.find('\x1b') == std::string::npos);
+}

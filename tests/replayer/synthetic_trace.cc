@@ -271,7 +271,7 @@ void write_records(TraceBuilder& out, const SyntheticOptions& options, const Loc
 
   Range range1;
   range1.id = 30;
-  range1.name = "range1";
+  range1.name = options.range1_name;
   range1.order = 0;
   range1.thread_id = 1;
   range1.start_ns = 100;

@@ -39,6 +39,8 @@ struct SyntheticOptions {
   // Elements of each float buffer (a multiple of kGroup): more than the
   // default makes buffers of several MiB, restored in pieces.
   std::size_t elements = synthetic::kElements;
+  // The name of "range1": a trace's names may hold anything (escapes, newlines).
+  std::string range1_name = "range1";
 };
 
 // Writes a trace for the local OpenCL device with the ranges
