@@ -784,3 +784,21 @@ TEST_CASE("msprof-record returns when the program exits, not when a process it s
   TraceReader reader(dir / "trace.fb");
   CHECK_FALSE(reader.recovered());
 }
+
+TEST_CASE("the summary prints a range's name escaped: no ANSI escape, no broken line") {
+  TempDir dir;
+  const std::string program =
+      "import mstx\n"
+      "r = mstx.range_start('\\x1b[31mred\\x1b[0m', None)\n"
+      "mstx.range_end(r)\n"
+      "r = mstx.range_start('two\\nlines', None)\n"
+      "mstx.range_end(r)\n";
+  const auto r = record({}, {"python3", "-c", program}, dir.path());
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find('\x1b') == std::string::npos);
+  CHECK(r.err.find('\x1b') == std::string::npos);
+  const std::string all = r.out + r.err;
+  CHECK(all.find("  \\x1b[31mred\\x1b[0m: complete") != std::string::npos);
+  CHECK(all.find("  two\\nlines: complete") != std::string::npos);
+  CHECK(all.find("two\nlines") == std::string::npos);
+}
