@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "analyzer/core/number_format.h"
+#include "printable_text/printable_text.h"
 
 namespace msprof::analyze {
 
@@ -111,9 +112,9 @@ std::string comparison_text(const ReplayResult& a, const ReplayResult& b,
                                                   "B/A", "A min..max", "B min..max",
                                                   "beyond spread"}};
   for (const auto& row : rows) {
-    std::string kernel = row.kernel;
+    std::string kernel = printable(row.kernel);
     if (row.occurrence) kernel += " #" + std::to_string(row.occurrence);
-    table.push_back({row.range, kernel, median_text(row.a), median_text(row.b),
+    table.push_back({printable(row.range), kernel, median_text(row.a), median_text(row.b),
                      fixed(row.ratio(), 3), spread_text(row.a), spread_text(row.b),
                      !row.a || !row.b    ? "only in " + std::string(row.a ? "A" : "B")
                      : row.significant() ? "yes"
@@ -134,7 +135,7 @@ std::string comparison_text(const ReplayResult& a, const ReplayResult& b,
   }
   std::string verdicts;
   for (const auto& v : verdicts_of(a, b)) {
-    verdicts += "  " + v.range + ": A " + (v.a.empty() ? "-" : v.a) + ", B " +
+    verdicts += "  " + printable(v.range) + ": A " + (v.a.empty() ? "-" : v.a) + ", B " +
                 (v.b.empty() ? "-" : v.b) + "\n";
   }
   if (!verdicts.empty()) out += "\nverification:\n" + verdicts;
@@ -142,8 +143,9 @@ std::string comparison_text(const ReplayResult& a, const ReplayResult& b,
   for (const auto& [name, result] : {std::pair{"A", &a}, {"B", &b}}) {
     for (const auto& r : result->ranges) {
       for (const auto& v : r.variants) {
-        variants += "  " + std::string(name) + " " + r.name + " with " + v.label + ": " +
-                    (v.status == "failed" ? "failed, " + v.reason
+        variants += "  " + std::string(name) + " " + printable(r.name) + " with " +
+                    printable(v.label) + ": " +
+                    (v.status == "failed" ? "failed, " + printable(v.reason)
                                           : fixed(v.ratio, 2) + "x the recorded range (" +
                                                 (v.beyond_spread ? "beyond" : "within") +
                                                 " the spread), " + v.verification) +

@@ -106,6 +106,10 @@ TEST_CASE("the HTML report holds no raw control character from a name") {
   const auto r = test::run_analyze({"report", result.string(), "-o", (dir / "r.html").string()});
   CHECK(r.status == 0);
   check_no_escape(r);
+  const auto compare = test::run_analyze({"compare", result.string(), result.string()});
+  CHECK(compare.status == 0);
+  check_no_escape(compare);
+  CHECK(compare.out.find("\\x1b[31mred\\x1b[0m<b>\\n") != std::string::npos);
   const std::string html = read_file(dir / "r.html");
   CHECK(html.find("\\x1b[31mred\\x1b[0m&lt;b&gt;\\n") != std::string::npos);
   for (const char c : html) {
