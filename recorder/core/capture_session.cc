@@ -193,6 +193,7 @@ void CaptureSession::range_end(std::string_view, std::uint64_t id) noexcept {
       return;
     }
     if (!end.captured || !current_ || current_id_ != id) return;
+    ++ranges_finished_;
     capturing_.store(false, std::memory_order_release);
     auto capture = std::move(current_);
     capture->range.end_ns = wall_ns();
@@ -213,6 +214,9 @@ void CaptureSession::range_end(std::string_view, std::uint64_t id) noexcept {
     if (config_.kill && tracker_.all_included_captured()) {
       closed_ = true;
       pipeline_->drain();
+      notify_finished_locked();
+      const std::string error = pipeline_->error();
+      if (!error.empty()) report_write_failure(error);
       writer_->close();
       notify_launcher("captured-all");
     }
@@ -293,6 +297,18 @@ void CaptureSession::complete_range_locked(std::unique_ptr<RangeCapture> capture
   });
 }
 
+void CaptureSession::notify_finished_locked() {
+  notify_launcher("finished ranges=" + std::to_string(ranges_finished_));
+}
+
+void CaptureSession::report_write_failure(const std::string& message) {
+  if (config_.status_fd >= 0) {
+    notify_launcher("write-failed " + message);
+  } else {
+    std::fprintf(stderr, "msprof-record: error: writing the trace failed: %s\n", message.c_str());
+  }
+}
+
 void CaptureSession::notify_launcher(const std::string& line) {
   if (config_.status_fd < 0) return;
   const std::string text = line + "\n";
@@ -316,13 +332,14 @@ void CaptureSession::shutdown() noexcept {
     }
     write_trace_info_locked();
     pipeline_->drain();
-    const std::string error = pipeline_->error();
-    if (!error.empty()) warn("writing the trace failed: " + error);
-    writer_->close();
+    notify_finished_locked();
     notify_launcher("stats capture_ns=" + std::to_string(capture_ns_.load()) +
                     " snapshot_bytes=" + std::to_string(pipeline_->bytes_captured()));
+    const std::string error = pipeline_->error();
+    if (!error.empty()) report_write_failure(error);
+    writer_->close();
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "msprof-record: error: finishing the trace failed: %s\n", e.what());
+    report_write_failure(std::string("finishing the trace failed: ") + e.what());
   }
 }
 

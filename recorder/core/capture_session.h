@@ -95,6 +95,12 @@ class CaptureSession final : public AnnotationSink {
   static constexpr std::chrono::seconds kRangeWriteLimit{30};
   void write_objects_locked(const RangeCapture& capture);
   void notify_launcher(const std::string& line);
+  // Tells the launcher how many ranges the program finished, so that it
+  // can tell a trace that lost some (a full disk) from one that kept all.
+  void notify_finished_locked();
+  // A failure to write the trace: the launcher's to report, with what it
+  // finds in the file; printed here only when there is no launcher.
+  void report_write_failure(const std::string& message);
 
   RecorderConfig config_;
   std::unique_ptr<trace::TraceWriter> writer_;
@@ -114,6 +120,7 @@ class CaptureSession final : public AnnotationSink {
   bool info_written_ = false;
   bool info_has_backend_ = false;
   bool closed_ = false;
+  std::size_t ranges_finished_ = 0;  // captured ranges whose end the program reached
 };
 
 }  // namespace msprof::record

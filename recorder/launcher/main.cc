@@ -11,6 +11,7 @@
 
 #include "format/frame.h"
 #include "format/trace_error.h"
+#include "format/trace_reader.h"
 #include "format/trace_seal.h"
 #include "format/trace_writer.h"
 #include "recorder/core/capture_description.h"
@@ -20,6 +21,7 @@
 #include "recorder/launcher/program_end.h"
 #include "recorder/launcher/record_summary.h"
 #include "recorder/launcher/tool_paths.h"
+#include "recorder/launcher/trace_loss.h"
 
 namespace fs = std::filesystem;
 using namespace msprof::record;
@@ -80,6 +82,41 @@ void check_output(const LaunchOptions& o, const fs::path& partial) {
   }
   std::fclose(probe);
   fs::remove(partial);
+  // A file system with no block left takes the empty file above but no
+  // byte of a trace: the program need not run for nothing.
+  if (no_space_left(o.output, {})) {
+    throw std::runtime_error("no space left on the device of " + o.output +
+                             "; free space there or choose another file with -o");
+  }
+}
+
+// Makes the partial trace a complete one that opens by its index: the
+// description of the run when the recorder wrote nothing, sealed. Throws
+// when that cannot be written; the caller removes the partial file.
+msprof::trace::SealResult finish_partial(const fs::path& partial,
+                                         const std::map<std::string, std::string>& environment,
+                                         const ChildResult& child) {
+  std::error_code ec;
+  if (fs::file_size(partial, ec) < msprof::trace::kFileHeaderSize || ec) {
+    // The program never loaded the recorder (no OpenCL or mstx call), or
+    // ended before it wrote a byte: a trace with its description and
+    // nothing else says so, described from the variables the recorder
+    // would have read.
+    fs::remove(partial, ec);
+    const auto config = RecorderConfig::from_variables([&](const char* name) -> const char* {
+      const auto it = environment.find(name);
+      return it == environment.end() ? nullptr : it->second.c_str();
+    });
+    msprof::trace::TraceWriter empty(partial);
+    empty.write(describe_capture(*config, static_cast<std::uint64_t>(child.pid), "none", {}));
+    empty.close();
+  }
+  const auto sealed = msprof::trace::seal_trace(partial);
+  // Sealing appends an index and a trailer: on a full disk they may be cut.
+  if (msprof::trace::TraceReader(partial).recovered()) {
+    throw msprof::trace::IoError("the sealed trace has no usable index");
+  }
+  return sealed;
 }
 
 CaptureStats parse_stats(const std::string& line) {
@@ -106,10 +143,12 @@ int run(int argc, char** argv) {
   check_output(o, partial);
 
   CaptureStats stats;
+  WriteReport report;
   const auto environment = recorder_environment(o, paths, partial);
   const ChildResult child =
       run_child(o.command, environment, RecorderConfig::kStatusFdVar, [&](const std::string& line) {
         if (line.starts_with("stats ")) stats = parse_stats(line);
+        read_write_report(line, report);
         return line == "captured-all";
       });
 
@@ -122,22 +161,29 @@ int run(int argc, char** argv) {
               << " before a range it finished reached the trace; no trace written\n";
     return child.exit_code;
   }
-  std::error_code ec;
-  if (fs::file_size(partial, ec) < msprof::trace::kFileHeaderSize || ec) {
-    // The program never loaded the recorder (no OpenCL or mstx call), or
-    // ended before it wrote a byte: a trace with its description and
-    // nothing else says so, described from the variables the recorder
-    // would have read.
+  // A trace that lost ranges the program finished (a full disk) is kept when
+  // it holds some, and the status says it is short; one that cannot be
+  // finished, or holds none of them, is removed, never renamed to the output.
+  const std::size_t finished = report.finished.value_or(0);
+  const auto lost = [&](const std::string& error, const std::string& outcome) {
+    std::error_code ec;
     fs::remove(partial, ec);
-    const auto config = RecorderConfig::from_variables([&](const char* name) -> const char* {
-      const auto it = environment.find(name);
-      return it == environment.end() ? nullptr : it->second.c_str();
-    });
-    msprof::trace::TraceWriter empty(partial);
-    empty.write(describe_capture(*config, static_cast<std::uint64_t>(child.pid), "none", {}));
-    empty.close();
+    std::cerr << "msprof-record: error: " << trace_loss_text(o.output, error, outcome, child)
+              << "\n";
+    return trace_loss_status(child);
+  };
+  const std::string none_written = "no trace written, and the " + std::to_string(finished) +
+                                   " range(s) the program finished are lost";
+  msprof::trace::SealResult sealed;
+  try {
+    if (finished > 0 && finished_ranges(partial) == 0) throw std::runtime_error(report.error);
+    sealed = finish_partial(partial, environment, child);
+  } catch (const std::exception& e) {
+    return lost(report.error.empty() ? e.what() : report.error,
+                finished > 0 ? none_written : "no trace written");
   }
-  const auto sealed = msprof::trace::seal_trace(partial);
+  const std::size_t kept = finished_ranges(partial);
+  if (finished > 0 && kept == 0) return lost(report.error, none_written);
   fs::rename(partial, o.output);
   if (!o.quiet) {
     if (child.ended_by_us) {
@@ -153,6 +199,15 @@ int run(int argc, char** argv) {
                 << " frames into a complete trace\n";
     }
     print_summary(std::cerr, o.output, stats);
+  }
+  if (kept < finished) {
+    std::cerr << "msprof-record: error: "
+              << trace_loss_text(o.output, report.error,
+                                 "the trace keeps " + std::to_string(kept) + " of the " +
+                                     std::to_string(finished) + " range(s) the program finished",
+                                 child)
+              << "\n";
+    return trace_loss_status(child);
   }
   return child.exit_code;
 }

@@ -7,6 +7,10 @@
  * end-second (the moment the first or second range's end returns);
  * HOW: abort (SIGABRT), kill (SIGKILL), exit (status 3, exit handlers run);
  * any other MOMENT: both ranges, then status 0.
+ *   dying_program many N [STATUS]
+ * N ranges over an 8 MiB buffer of random bytes, which compress to nothing
+ * (several tens of MiB of trace, to fill a small file system), then exit
+ * with STATUS (0 by default).
  * The platform is PoCL's where there is one: the tests name their device. */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
@@ -20,7 +24,8 @@
 
 static const char* how;
 /* 16 MiB: a range's final state takes the recorder a while to write. */
-enum { kElements = 4 << 20 };
+enum { kElements = 4 << 20, kManyElements = 2 << 20 };
+static size_t elements = kElements;
 
 static void die_if(const char* moment, const char* now) {
   if (strcmp(moment, now) != 0) return;
@@ -43,7 +48,7 @@ static cl_platform_id choose_platform(void) {
 }
 
 static void run_range(const char* name, cl_command_queue q, cl_kernel k, const char* moment) {
-  const size_t global = kElements;
+  const size_t global = elements;
   mstxRangeId id = mstxRangeStartA(name, NULL);
   clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL);
   clFinish(q);
@@ -53,9 +58,11 @@ static void run_range(const char* name, cl_command_queue q, cl_kernel k, const c
 }
 
 int main(int argc, char** argv) {
-  if (argc != 3) return 2;
-  const char* moment = argv[1];
+  const char* moment = argc > 1 ? argv[1] : "";
+  const int many = strcmp(moment, "many") == 0;
+  if (argc != 3 && !(many && argc == 4)) return 2;
   how = argv[2];
+  if (many) elements = kManyElements;
   die_if(moment, "start");
   cl_platform_id platform = choose_platform();
   die_if(moment, "first-call");
@@ -63,9 +70,20 @@ int main(int argc, char** argv) {
   cl_int err = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL);
   cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
   cl_command_queue q = clCreateCommandQueue(ctx, device, 0, &err);
-  cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, kElements * sizeof(float), NULL, &err);
-  const float zero = 0.0f;
-  clEnqueueFillBuffer(q, buf, &zero, sizeof zero, 0, kElements * sizeof(float), 0, NULL, NULL);
+  cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, elements * sizeof(float), NULL, &err);
+  if (many) {
+    unsigned* noise = malloc(elements * sizeof(unsigned));
+    unsigned x = 12345u;
+    for (size_t i = 0; i < elements; ++i) {
+      x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+      noise[i] = x;
+    }
+    clEnqueueWriteBuffer(q, buf, CL_TRUE, 0, elements * sizeof(float), noise, 0, NULL, NULL);
+    free(noise);
+  } else {
+    const float zero = 0.0f;
+    clEnqueueFillBuffer(q, buf, &zero, sizeof zero, 0, elements * sizeof(float), 0, NULL, NULL);
+  }
   clFinish(q);
   die_if(moment, "buffers");
   const char* source = "kernel void inc(global float* a) { a[get_global_id(0)] += 1.0f; }";
@@ -73,6 +91,16 @@ int main(int argc, char** argv) {
   if (clBuildProgram(program, 1, &device, "", NULL, NULL) != CL_SUCCESS) return 1;
   cl_kernel k = clCreateKernel(program, "inc", &err);
   clSetKernelArg(k, 0, sizeof buf, &buf);
+  if (many) {
+    const int n = atoi(argv[2]);
+    for (int i = 1; i <= n; ++i) {
+      char name[32];
+      snprintf(name, sizeof name, "range%d", i);
+      run_range(name, q, k, moment);
+    }
+    printf("done\n");
+    return argc == 4 ? atoi(argv[3]) : 0;
+  }
   run_range("first", q, k, moment);
   /* The recorder writes a range's record behind the program, moments after
    * the range ends: the pause stands for the program's work between its
