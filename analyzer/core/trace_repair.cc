@@ -37,6 +37,10 @@ std::string describe(const Record& record) {
   return "a record";
 }
 
+void copy_repaired(const TraceReader& reader, const std::filesystem::path& out,
+                   const TraceWriter::Options& options, const std::vector<Record>& records,
+                   const std::vector<BlobManifest>& manifests, RepairReport& report);
+
 }  // namespace
 
 RepairReport repair_trace(const TraceReader& reader, const std::filesystem::path& out) {
@@ -73,6 +77,29 @@ RepairReport repair_trace(const TraceReader& reader, const std::filesystem::path
 
   TraceWriter::Options options;
   if (chunk_size > 0 && chunk_size <= kMaxChunkSize) options.chunk_size = chunk_size;
+  // Written beside `out` and renamed when whole, so a failure (a full disk)
+  // leaves no partial trace under its name.
+  const std::filesystem::path partial = out.string() + ".partial";
+  try {
+    copy_repaired(reader, partial, options, records, manifests, report);
+    std::filesystem::rename(partial, out);
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::filesystem::remove(partial, ec);
+    throw AnalyzeError("cannot write " + out.string() + " (" + e.code().message() +
+                       "); free space there or choose another -o");
+  } catch (...) {
+    std::filesystem::remove(partial, ec);
+    throw;
+  }
+  return report;
+}
+
+namespace {
+
+// The good blobs, then the records whose blobs are all there, into `out`.
+void copy_repaired(const TraceReader& reader, const std::filesystem::path& out,
+                   const TraceWriter::Options& options, const std::vector<Record>& records,
+                   const std::vector<BlobManifest>& manifests, RepairReport& report) {
   TraceWriter writer(out, options);
   std::set<Hash128> good_blobs;
   for (const auto& m : manifests) {
@@ -103,7 +130,8 @@ RepairReport repair_trace(const TraceReader& reader, const std::filesystem::path
     ++report.records;
   }
   writer.close();
-  return report;
 }
+
+}  // namespace
 
 }  // namespace msprof::analyze

@@ -10,6 +10,7 @@
 #include "format/trace_writer.h"
 #include "tests/analyzer/cli_run.h"
 #include "tests/analyzer/example_trace.h"
+#include "tests/support/small_disk.h"
 #include "tests/support/temp_dir.h"
 
 using namespace msprof;
@@ -212,4 +213,19 @@ TEST_CASE("verify reports a flipped byte of the file header's container version 
       CHECK(r.err.find('\n') == r.err.size() - 1);
     }
   }
+}
+
+TEST_CASE("--repair onto a full disk fails in one line and leaves no file") {
+  TempDir dir;
+  test::write_example_trace(dir / "example.fb");
+  test::SmallDisk disk(20);
+  if (!disk.mounted()) return disk.skip();
+  disk.fill(0);
+  const auto r = test::run_analyze(
+      {"verify", (dir / "example.fb").string(), "--repair", "-o", (disk.path() / "r.fb").string()});
+  CAPTURE(r.err);
+  CHECK(r.status != 0);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK(r.err.find("msprof-analyze: error: ") == 0);
+  CHECK(disk.files().empty());
 }

@@ -10,6 +10,7 @@
 #include "format/trace_writer.h"
 #include "replayer/opencl/worker_thread_placement.h"
 #include "tests/replayer/synthetic_trace.h"
+#include "tests/support/small_disk.h"
 #include "tests/support/temp_dir.h"
 
 using msprof::test::read_text;
@@ -399,4 +400,23 @@ TEST_CASE("a range's name reaches the table and errors escaped") {
   const auto missing = replay(quoted(dir / "t.fb") + " --include 'x\x1b[0m'");
   check_one_line_error(missing, "no range named 'x\\x1b[0m'");
   CHECK(missing.err.find('\x1b') == std::string::npos);
+}
+
+TEST_CASE("a replay onto a full disk fails in one line and leaves no result folder") {
+  TempDir dir;
+  msprof::test::write_synthetic_trace(dir / "t.fb");
+  msprof::test::SmallDisk disk(20);
+  if (!disk.mounted()) return disk.skip();
+  disk.fill(0);
+  const Run r = replay(quoted(dir / "t.fb") + " --include range1" + kFast + " --output " +
+                       quoted(disk.path()));
+  CAPTURE(r.err);
+  // After the range's progress line, the error alone, as the last line.
+  CHECK(r.status == 1);
+  const auto last = r.err.rfind('\n', r.err.size() - 2);
+  const std::string error = r.err.substr(last == std::string::npos ? 0 : last + 1);
+  CHECK(error.rfind("msprof-replay: error: cannot write ", 0) == 0);
+  CHECK(error.find("free space") != std::string::npos);
+  CHECK(r.err.find("error") == r.err.find("msprof-replay: error: ") + 15);
+  CHECK(disk.files().empty());
 }

@@ -16,11 +16,17 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Written beside its final name and renamed when whole, so a failure (a
+// full disk) never leaves a half-written file under that name.
 void write_file(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  const fs::path partial = path.string() + ".partial";
+  std::ofstream out(partial, std::ios::binary | std::ios::trunc);
   out << text;
   out.close();
-  if (!out) {
+  std::error_code ec;
+  if (out) fs::rename(partial, path, ec);
+  if (!out || ec) {
+    fs::remove(partial, ec);
     throw ReplayError("cannot write " + path.string() + "; check --output and the free space");
   }
 }
@@ -69,18 +75,25 @@ std::string pass_durations(const KernelResult& k) {
 
 fs::path write_result_folder(const ReplayResult& result, const fs::path& parent) {
   const fs::path folder = make_folder(parent);
-  for (const auto& range : result.ranges) {
-    for (const auto& kernel : range.kernels) {
-      const fs::path dir = folder / kernel.folder;
-      std::error_code ec;
-      fs::create_directory(dir, ec);
-      if (ec) throw ReplayError("cannot create " + dir.string() + ": " + ec.message());
-      write_file(dir / "OpBasicInfo.csv", op_basic_info(result, kernel));
-      write_file(dir / "PassDurations.csv", pass_durations(kernel));
+  try {
+    for (const auto& range : result.ranges) {
+      for (const auto& kernel : range.kernels) {
+        const fs::path dir = folder / kernel.folder;
+        std::error_code ec;
+        fs::create_directory(dir, ec);
+        if (ec) throw ReplayError("cannot create " + dir.string() + ": " + ec.message());
+        write_file(dir / "OpBasicInfo.csv", op_basic_info(result, kernel));
+        write_file(dir / "PassDurations.csv", pass_durations(kernel));
+      }
     }
+    write_file(folder / "summary.csv", summary_csv(result));
+    write_file(folder / "summary.json", summary_json(result));
+  } catch (...) {
+    // A folder missing some of its files is no result: none is left.
+    std::error_code ec;
+    fs::remove_all(folder, ec);
+    throw;
   }
-  write_file(folder / "summary.csv", summary_csv(result));
-  write_file(folder / "summary.json", summary_json(result));
   return folder;
 }
 
