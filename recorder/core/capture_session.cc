@@ -1,16 +1,17 @@
 #include "recorder/core/capture_session.h"
-#include <future>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <future>
 
 #include <fcntl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "printable_text/printable_text.h"
 #include "recorder/core/capture_description.h"
 #include "recorder/core/capture_timer.h"
 
@@ -103,7 +104,7 @@ void CaptureSession::not_replayable(std::string_view call) {
   if (range.status == trace::RangeStatus::NotReplayable) return;
   range.status = trace::RangeStatus::NotReplayable;
   range.status_reason = std::string(call);
-  warn("range '" + range.name + "' uses " + std::string(call) +
+  warn("range '" + printable(range.name) + "' uses " + std::string(call) +
        ", which cannot be replayed yet; it is recorded as not replayable");
 }
 
@@ -130,7 +131,7 @@ std::uint64_t CaptureSession::range_start(std::string_view domain, std::string_v
     if (closed_) return 0;
     const auto start = tracker_.start(domain, message);
     if (start.action == RangeTracker::Action::Ignore) {
-      warn("range '" + std::string(message) + "' " + start.reason +
+      warn("range '" + printable(message) + "' " + start.reason +
            " is ignored: only the outer range is effective");
       auto ignored = std::make_unique<RangeCapture>();
       ignored->range.id = new_id();
@@ -199,7 +200,7 @@ void CaptureSession::range_end(std::string_view, std::uint64_t id) noexcept {
     capture->range.end_ns = wall_ns();
     if (capture->range.commands.empty() && unseen_work_) {
       if (const std::string why = unseen_work_(); !why.empty()) {
-        warn("range '" + capture->range.name +
+        warn("range '" + printable(capture->range.name) +
              "' holds no command, and the program's device work may have gone unseen: " + why);
       }
     }
@@ -274,8 +275,9 @@ void CaptureSession::write_objects_locked(const RangeCapture& capture) {
 
 void CaptureSession::complete_range_locked(std::unique_ptr<RangeCapture> capture) {
   if (capture->kernels > kKernelWarningLimit) {
-    warn("range '" + capture->range.name + "' holds " + std::to_string(capture->kernels) +
-         " kernels, more than the " + std::to_string(kKernelWarningLimit) +
+    warn("range '" + printable(capture->range.name) + "' holds " +
+         std::to_string(capture->kernels) + " kernels, more than the " +
+         std::to_string(kKernelWarningLimit) +
          " the reference tool supports; it is recorded all the same");
   }
   write_trace_info_locked();
@@ -326,7 +328,8 @@ void CaptureSession::shutdown() noexcept {
       capture->range.status = trace::RangeStatus::Truncated;
       capture->range.status_reason = "still open when the program ended";
       capture->range.end_ns = wall_ns();
-      warn("range '" + capture->range.name + "' was still open at exit; recorded as truncated");
+      warn("range '" + printable(capture->range.name) +
+           "' was still open at exit; recorded as truncated");
       if (backend_ != nullptr) backend_->abandon_range(*capture);
       complete_range_locked(std::move(capture));
     }

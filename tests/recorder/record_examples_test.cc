@@ -785,14 +785,18 @@ TEST_CASE("msprof-record returns when the program exits, not when a process it s
   CHECK_FALSE(reader.recovered());
 }
 
-TEST_CASE("the summary prints a range's name escaped: no ANSI escape, no broken line") {
+TEST_CASE("the summary and warnings print names escaped: no ANSI escape, no broken line") {
   TempDir dir;
   const std::string program =
       "import mstx\n"
       "r = mstx.range_start('\\x1b[31mred\\x1b[0m', None)\n"
       "mstx.range_end(r)\n"
       "r = mstx.range_start('two\\nlines', None)\n"
-      "mstx.range_end(r)\n";
+      "mstx.range_end(r)\n"
+      "o = mstx.range_start('outer', None)\n"
+      "n = mstx.range_start('\\x1b[1mnested', None)\n"
+      "mstx.range_end(n)\n"
+      "mstx.range_end(o)\n";
   const auto r = record({}, {"python3", "-c", program}, dir.path());
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find('\x1b') == std::string::npos);
@@ -801,4 +805,6 @@ TEST_CASE("the summary prints a range's name escaped: no ANSI escape, no broken 
   CHECK(all.find("  \\x1b[31mred\\x1b[0m: complete") != std::string::npos);
   CHECK(all.find("  two\\nlines: complete") != std::string::npos);
   CHECK(all.find("two\nlines") == std::string::npos);
+  // The recorder's warnings quote names escaped too.
+  CHECK(r.err.find("warning: range '\\x1b[1mnested'") != std::string::npos);
 }
