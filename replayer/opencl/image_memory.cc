@@ -91,6 +91,12 @@ ImageMemory::ImageMemory(const MemoryContext& context, const trace::Buffer& reco
   if (parent_ == nullptr) restore_zeros(context.control_queue(), 1);
 }
 
+PixelRect ImageMemory::whole_image() const {
+  PixelRect whole;
+  whole.region = {desc_.width, desc_.rows(), desc_.slices()};
+  return whole;
+}
+
 ClMem ImageMemory::create(cl_int& err) const {
   const cl_image_format format{desc_.channel_order, desc_.channel_type};
   cl_image_desc desc{};
@@ -110,10 +116,9 @@ ClMem ImageMemory::create(cl_int& err) const {
 
 void ImageMemory::upload(const trace::TraceReader& reader, const trace::BlobRef& blob) {
   const auto bytes = reader.read_blob(blob);
-  const std::size_t origin[3] = {0, 0, 0};
-  const std::size_t region[3] = {desc_.width, desc_.rows(), desc_.slices()};
-  cl_check(clEnqueueWriteImage(context_.control_queue(), mem_.get(), CL_TRUE, origin, region,
-                               desc_.row_bytes(),
+  const PixelRect whole = whole_image();
+  cl_check(clEnqueueWriteImage(context_.control_queue(), mem_.get(), CL_TRUE, whole.origin.data(),
+                               whole.region.data(), desc_.row_bytes(),
                                packed_slice_pitch(desc_, desc_.row_bytes(), desc_.rows()),
                                bytes.data(), 0, nullptr, nullptr),
            "clEnqueueWriteImage");
@@ -171,10 +176,9 @@ cl_int ImageMemory::keep_copy() {
   cl_int err = CL_SUCCESS;
   ClMem copy = create(err);
   if (err == CL_SUCCESS) {
-    const std::size_t origin[3] = {0, 0, 0};
-    const std::size_t region[3] = {desc_.width, desc_.rows(), desc_.slices()};
-    err = clEnqueueCopyImage(context_.control_queue(), mem_.get(), copy.get(), origin, origin,
-                             region, 0, nullptr, nullptr);
+    const PixelRect whole = whole_image();
+    err = clEnqueueCopyImage(context_.control_queue(), mem_.get(), copy.get(), whole.origin.data(),
+                             whole.origin.data(), whole.region.data(), 0, nullptr, nullptr);
     if (err == CL_SUCCESS) err = clFinish(context_.control_queue());
   }
   if (err != CL_SUCCESS) {
@@ -186,18 +190,17 @@ cl_int ImageMemory::keep_copy() {
 }
 
 void ImageMemory::restore_from_copy(cl_command_queue queue, unsigned) {
-  const std::size_t origin[3] = {0, 0, 0};
-  const std::size_t region[3] = {desc_.width, desc_.rows(), desc_.slices()};
-  cl_check(clEnqueueCopyImage(queue, copy_.get(), mem_.get(), origin, origin, region, 0, nullptr,
-                              nullptr),
+  const PixelRect whole = whole_image();
+  cl_check(clEnqueueCopyImage(queue, copy_.get(), mem_.get(), whole.origin.data(),
+                              whole.origin.data(), whole.region.data(), 0, nullptr, nullptr),
            "clEnqueueCopyImage");
 }
 
 void ImageMemory::restore_zeros(cl_command_queue queue, unsigned) {
   const cl_uint4 zero{};
-  const std::size_t origin[3] = {0, 0, 0};
-  const std::size_t region[3] = {desc_.width, desc_.rows(), desc_.slices()};
-  cl_check(clEnqueueFillImage(queue, mem_.get(), &zero, origin, region, 0, nullptr, nullptr),
+  const PixelRect whole = whole_image();
+  cl_check(clEnqueueFillImage(queue, mem_.get(), &zero, whole.origin.data(), whole.region.data(), 0,
+                              nullptr, nullptr),
            "clEnqueueFillImage");
 }
 
@@ -210,10 +213,9 @@ void ImageMemory::write_restored(cl_command_queue, std::uint64_t, std::span<cons
 void ImageMemory::read(std::uint64_t offset, std::span<std::byte> out) {
   if (!packed_) {
     std::vector<std::byte> bytes(desc_.packed_size());
-    const std::size_t origin[3] = {0, 0, 0};
-    const std::size_t region[3] = {desc_.width, desc_.rows(), desc_.slices()};
-    cl_check(clEnqueueReadImage(context_.control_queue(), mem_.get(), CL_TRUE, origin, region,
-                                desc_.row_bytes(),
+    const PixelRect whole = whole_image();
+    cl_check(clEnqueueReadImage(context_.control_queue(), mem_.get(), CL_TRUE, whole.origin.data(),
+                                whole.region.data(), desc_.row_bytes(),
                                 packed_slice_pitch(desc_, desc_.row_bytes(), desc_.rows()),
                                 bytes.data(), 0, nullptr, nullptr),
              "clEnqueueReadImage");

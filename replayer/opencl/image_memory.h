@@ -52,6 +52,8 @@ class ImageMemory : public DeviceMemory {
 
  private:
   ClMem create(cl_int& err) const;
+  // The whole image, in pixels.
+  PixelRect whole_image() const;
   // A write or read of the image's region, packed on the host side.
   cl_event transfer(const Submission& at, bool write, const std::optional<trace::Rect>& rect,
                     std::byte* data);
