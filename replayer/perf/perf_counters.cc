@@ -15,6 +15,17 @@ void add_once(std::vector<std::string>& list, const std::string& item) {
   if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
 }
 
+// The one line for a group none of whose events this CPU counts.
+std::string nothing_counted(MetricGroup group, const PerfEventSet& events) {
+  std::string refused;
+  for (const RefusedEvent& event : events.refused()) {
+    refused += (refused.empty() ? "" : ", ") + std::string(event.event.name) + " (" +
+               errno_name(event.error) + ")";
+  }
+  return "this CPU counts none of " + std::string(metric_group_name(group)) +
+         "'s events (perf_event_open refuses " + refused + "); use --metrics-backend sim";
+}
+
 std::string launches_text(std::size_t count) {
   return std::to_string(count) + (count == 1 ? " kernel launch" : " kernel launches");
 }
@@ -26,8 +37,10 @@ std::vector<MetricGroup> PerfCounters::collectable_groups() {
   const bool hardware = software && probe_hardware_counters().access == PerfAccess::Allowed;
   std::vector<MetricGroup> groups;
   for (const MetricGroup group : all_metric_groups()) {
-    if (perf_events_of(group).empty()) continue;
-    if (needs_pmu(group) ? hardware : software) groups.push_back(group);
+    if (perf_events_of(group).empty() || !(needs_pmu(group) ? hardware : software)) continue;
+    // A PMU need not have every group's events (the last level's are
+    // another PMU's on some CPUs).
+    if (!PerfEventSet(perf_events_of(group), {}).counted().empty()) groups.push_back(group);
   }
   return groups;
 }
@@ -43,6 +56,12 @@ void PerfCounters::check_groups(const std::vector<MetricGroup>& groups) {
     if (PerfProbe hardware = probe_hardware_counters(); hardware.access != PerfAccess::Allowed) {
       throw UsageError(hardware.refusal);
     }
+  }
+  for (const MetricGroup group : groups) {
+    if (perf_events_of(group).empty()) continue;
+    // Opened on the calling thread alone: which events this CPU has.
+    const PerfEventSet events(perf_events_of(group), {});
+    if (events.counted().empty()) throw UsageError(nothing_counted(group, events));
   }
 }
 
@@ -73,6 +92,7 @@ void PerfCounters::begin_pass(std::size_t /*range_index*/, unsigned /*pass_index
   for (const MetricGroup group : groups) {
     if (perf_events_of(group).empty()) continue;
     PerfEventSet events(perf_events_of(group), threads);
+    if (events.counted().empty()) throw UsageError(nothing_counted(group, events));
     GroupHistory& history = history_of(group);
     for (const RefusedEvent& refused : events.refused()) {
       add_once(history.refusals,
@@ -83,7 +103,11 @@ void PerfCounters::begin_pass(std::size_t /*range_index*/, unsigned /*pass_index
     }
     counters_.push_back({group, std::move(events)});
   }
-  counted_threads_ = counters_.empty() ? threads.size() : counters_.front().events.thread_count();
+  counted_threads_ = threads.size();
+  for (const GroupCounters& counters : counters_) {
+    // Fewer where threads ended before their counters opened.
+    counted_threads_ = std::min(counted_threads_, counters.events.thread_count());
+  }
   fewest_threads_ =
       pass_count_ == 0 ? counted_threads_ : std::min(fewest_threads_, counted_threads_);
   most_threads_ = std::max(most_threads_, counted_threads_);

@@ -19,12 +19,14 @@ namespace msprof::replay::perf {
 class PerfCounters final : public CounterBackend {
  public:
   // The groups this host can count, in all_metric_groups() order (never
-  // BasicInfo): HostActivity where perf_event_open is allowed, the hardware
-  // groups where there is a PMU too. For --list-metrics.
+  // BasicInfo): HostActivity where perf_event_open is allowed, a hardware
+  // group where there is a PMU too and it counts an event of the group.
+  // For --list-metrics.
   static std::vector<MetricGroup> collectable_groups();
   // UsageError, one line naming the fix, when a group of `groups` cannot be
-  // counted here: a hardware group without a PMU, any group where
-  // perf_event_paranoid or a sandbox refuses perf_event_open.
+  // counted here: a hardware group without a PMU, or on a CPU that counts
+  // none of its events, any group where perf_event_paranoid or a sandbox
+  // refuses perf_event_open. Call it before the first pass.
   static void check_groups(const std::vector<MetricGroup>& groups);
 
   std::string name() const override { return "perf"; }

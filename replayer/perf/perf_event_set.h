@@ -64,7 +64,8 @@ class PerfEventSet {
     GroupRead at_start;
     bool ended = false;
   };
-  // Reads the group's leader; nullopt-like `ended` when the thread is gone.
+  // Reads the group through its leader into `read`; false when the thread
+  // has ended and its counters with it.
   bool read_group(const ThreadGroup& group, GroupRead& read) const;
 
   std::vector<PerfEvent> counted_;
