@@ -16,6 +16,12 @@ struct DeviceDescription {
   // Its buffers take host memory (a CPU device, or one sharing the host's
   // memory): what a range needs of the device it needs of the host.
   bool memory_is_host = false;
+  // Its kernels run on threads of this process (a CPU device such as
+  // PoCL's): what host counters and a CPU simulator can watch.
+  bool runs_in_process = false;
+  // The driver runs kernels as functions named after them, which a
+  // simulator can tell apart (PoCL: _pocl_kernel_<name>_workgroup).
+  bool names_kernel_functions = false;
 };
 
 }  // namespace msprof::replay

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "replayer/core/metric_groups.h"
 #include "replayer/core/tolerance.h"
 #include "replayer/core/workbench_variant.h"
 
@@ -57,6 +58,15 @@ struct ReplayOptions {
   // The workbench: variants replayed beside each range they touch.
   std::vector<Variant> variants;
   bool allow_global_size_change = false;
+  // Counter groups collected in counting passes after the timed ones
+  // (never BasicInfo, which the timed passes are), and who counts them.
+  std::vector<MetricGroup> metrics;
+  CounterBackendChoice metrics_backend = CounterBackendChoice::Auto;
+  // What --cache-model set of a simulated cache; the rest is the device's.
+  CacheModel cache_model;
+  // Only the counting passes, none timed or verified: the run inside the
+  // simulator, whose times would mean nothing.
+  bool counting_only = false;
 };
 
 std::string_view replay_mode_name(ReplayMode mode);

@@ -22,8 +22,9 @@ MAY_USE = {
     "plan": {"", "host"},
     "device": {"", "plan"},
     "verify": {"", "plan", "device"},
+    "counters": {""},
     "results": {"", "verify"},
-    "session": {"", "host", "restore", "plan", "device", "verify", "results"},
+    "session": {"", "host", "restore", "plan", "device", "counters", "verify", "results"},
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"replayer/core/([^"]+)"')

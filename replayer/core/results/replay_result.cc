@@ -16,6 +16,20 @@ std::string_view range_outcome_name(RangeOutcome outcome) {
   return "skipped";
 }
 
+const GroupCounts* KernelResult::counts_of(MetricGroup group) const {
+  for (const auto& c : counts) {
+    if (c.group == group) return &c;
+  }
+  return nullptr;
+}
+
+const std::string* MetricsSummary::backend_of(MetricGroup group) const {
+  for (std::size_t i = 0; i < groups.size() && i < backends.size(); ++i) {
+    if (groups[i] == group) return &backends[i];
+  }
+  return nullptr;
+}
+
 const VariantResult* RangeResult::best_variant() const {
   const VariantResult* best = nullptr;
   for (const auto& v : variants) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -25,6 +26,9 @@ struct KernelResult {
   Statistics duration_us, queued_stats_us;
   double original_us = 0;  // 0: the trace has no timing for it
   double ratio_to_original = 0;
+  // The counter groups of its counting passes (--metrics), one entry each.
+  std::vector<GroupCounts> counts;
+  const GroupCounts* counts_of(MetricGroup group) const;
 };
 
 // One variant of the kernel workbench, measured in passes interleaved with
@@ -75,6 +79,22 @@ struct RangeResult {
   const VariantResult* best_variant() const;
 };
 
+// What the counting passes (--metrics) counted and how; no groups when
+// none ran.
+struct MetricsSummary {
+  std::vector<MetricGroup> groups;
+  std::vector<std::string> backends;  // who counted each of `groups`
+  // The cache the simulator modelled; empty where nothing was simulated.
+  std::optional<CacheModel> cache_model;
+  // The device as the simulated run saw it (PoCL names it after the CPU
+  // it detects, which under the simulator is not the host's): its kernels
+  // were built for that CPU, not for the device the times come from.
+  std::string simulated_device;
+  std::vector<std::string> notes;
+  unsigned counting_passes = 0;  // per range
+  const std::string* backend_of(MetricGroup group) const;
+};
+
 struct ReplayResult {
   std::string trace;
   std::string created;  // ISO 8601, UTC
@@ -85,6 +105,7 @@ struct ReplayResult {
   std::string thread_placement;  // a CPU device's worker threads, in words; else empty
   std::vector<std::string> notes;
   std::vector<RangeResult> ranges;
+  MetricsSummary metrics;
 
   bool any_replayed() const;
   // A range failed, or a verdict is not acceptable (differs, or

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "replayer/core/replay_error.h"
+#include "replayer/core/results/metrics_files.h"
 #include "replayer/core/results/summary_csv.h"
 #include "replayer/core/results/summary_json.h"
 
@@ -84,6 +85,11 @@ fs::path write_result_folder(const ReplayResult& result, const fs::path& parent)
         if (ec) throw ReplayError("cannot create " + dir.string() + ": " + ec.message());
         write_file(dir / "OpBasicInfo.csv", op_basic_info(result, kernel));
         write_file(dir / "PassDurations.csv", pass_durations(kernel));
+        for (const MetricGroup group : result.metrics.groups) {
+          const std::string text = group_csv(kernel, group);
+          if (!text.empty())
+            write_file(dir / (std::string(metric_group_name(group)) + ".csv"), text);
+        }
       }
     }
     write_file(folder / "summary.csv", summary_csv(result));

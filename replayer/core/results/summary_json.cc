@@ -62,6 +62,54 @@ void write_kernel(JsonWriter& j, const KernelResult& k) {
   write_stats(j, "queued_us", k.queued_stats_us);
   write_passes(j, "passes_us", k.pass_us);
   j.key("original_us").value(k.original_us).key("ratio_to_original").value(k.ratio_to_original);
+  j.key("metrics").begin_object();
+  for (const auto& counts : k.counts) {
+    j.key(metric_group_name(counts.group)).begin_object();
+    j.key("backend").value(counts.backend);
+    for (const auto& [column, value] : counts.values) j.key(column).value(value);
+    j.end_object();
+  }
+  j.end_object();
+  j.end_object();
+}
+
+void write_cache_level(JsonWriter& j, std::string_view name,
+                       const std::optional<CacheLevelModel>& level) {
+  j.key(name);
+  if (!level) {
+    j.null();
+    return;
+  }
+  j.begin_object();
+  j.key("size_bytes").value(level->size_bytes).key("ways").value(level->ways);
+  j.key("line_bytes").value(level->line_bytes);
+  j.end_object();
+}
+
+void write_metrics(JsonWriter& j, const MetricsSummary& m) {
+  j.key("metrics").begin_object();
+  j.key("groups").begin_array();
+  for (const auto group : m.groups) j.value(metric_group_name(group));
+  j.end_array();
+  j.key("backends").begin_object();
+  for (std::size_t i = 0; i < m.groups.size() && i < m.backends.size(); ++i)
+    j.key(metric_group_name(m.groups[i])).value(m.backends[i]);
+  j.end_object();
+  j.key("counting_passes").value(m.counting_passes);
+  j.key("cache_model");
+  if (m.cache_model) {
+    j.begin_object();
+    write_cache_level(j, "I1", m.cache_model->i1);
+    write_cache_level(j, "D1", m.cache_model->d1);
+    write_cache_level(j, "LL", m.cache_model->ll);
+    j.end_object();
+  } else {
+    j.null();
+  }
+  j.key("simulated_device").value(m.simulated_device);
+  j.key("notes").begin_array();
+  for (const auto& note : m.notes) j.value(note);
+  j.end_array();
   j.end_object();
 }
 
@@ -126,6 +174,7 @@ std::string summary_json(const ReplayResult& result) {
   j.key("notes").begin_array();
   for (const auto& note : result.notes) j.value(note);
   j.end_array();
+  write_metrics(j, result.metrics);
   j.key("ranges").begin_array();
   for (const auto& r : result.ranges) {
     j.begin_object();

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "printable_text/printable_text.h"
+#include "replayer/core/results/metrics_files.h"
 #include "replayer/core/results/summary_csv.h"
 
 namespace msprof::replay {
@@ -162,6 +163,56 @@ std::string variants_table(const ReplayResult& result) {
   return out + best;
 }
 
+// Per range, a row per kernel launch and a column per counted figure, a
+// group at a time: the counting passes' figures, never times.
+std::string metrics_table(const ReplayResult& result) {
+  if (result.metrics.groups.empty()) return "";
+  std::string out;
+  for (const MetricGroup group : result.metrics.groups) {
+    const std::string* backend = result.metrics.backend_of(group);
+    Row header = {"range", "kernel"};
+    std::vector<std::string_view> shown;
+    // Only the columns some launch has: a backend leaves out what it cannot count.
+    for (const auto& column : metric_columns(group)) {
+      bool any = false;
+      for (const auto& r : result.ranges) {
+        for (const auto& k : r.kernels) {
+          const GroupCounts* c = k.counts_of(group);
+          any = any || (c != nullptr && c->value(column.name));
+        }
+      }
+      if (!any) continue;
+      header.push_back(std::string(column.name));
+      shown.push_back(column.name);
+    }
+    std::vector<Row> rows = {header};
+    for (const auto& r : result.ranges) {
+      if (r.outcome != RangeOutcome::Replayed) continue;
+      for (const auto& k : r.kernels) {
+        const GroupCounts* c = k.counts_of(group);
+        if (c == nullptr) continue;
+        Row row = {printable(r.name), printable(k.name)};
+        for (const auto column : shown) {
+          const auto value = c->value(column);
+          row.push_back(value ? metric_value_text(*value) : "-");
+        }
+        rows.push_back(std::move(row));
+      }
+    }
+    out += std::string(metric_group_name(group)) + " (" + (backend ? *backend : "") + "):\n";
+    out += rows.size() > 1 ? layout(rows) : "  no kernel was counted\n";
+  }
+  if (result.metrics.cache_model) {
+    const auto& m = *result.metrics.cache_model;
+    out += "simulated cache: I1 " + m.i1->text() + "; D1 " + m.d1->text() + "; LL " + m.ll->text() +
+           "\n";
+  }
+  if (!result.metrics.simulated_device.empty())
+    out += "simulated device: " + result.metrics.simulated_device + "\n";
+  for (const auto& note : result.metrics.notes) out += "metrics: " + note + "\n";
+  return out;
+}
+
 }  // namespace
 
 std::string terminal_table(const ReplayResult& result) {
@@ -201,6 +252,7 @@ std::string terminal_table(const ReplayResult& result) {
   if (!programs.empty()) out += "programs:\n" + programs;
   if (!verification_lines.empty()) out += "verification:\n" + verification_lines;
   if (!skipped.empty()) out += "not replayed:\n" + skipped;
+  out += metrics_table(result);
   out += variants_table(result);
   return out;
 }

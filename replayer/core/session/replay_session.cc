@@ -9,6 +9,7 @@
 #include "replayer/core/plan/range_plan.h"
 #include "replayer/core/replay_error.h"
 #include "replayer/core/results/path_name.h"
+#include "replayer/core/session/counting_pass.h"
 #include "replayer/core/verify/range_verifier.h"
 
 namespace msprof::replay {
@@ -67,6 +68,11 @@ CacheClearRequest ReplaySession::cache_clear_request(const DeviceDescription& de
   return CacheClearRequest{cache_scratch_bytes(device, options), options.cache_bytes.has_value()};
 }
 
+void ReplaySession::count_with(CounterBackend& counters, std::vector<MetricGroup> groups) {
+  counters_ = &counters;
+  counted_groups_ = std::move(groups);
+}
+
 ReplayResult ReplaySession::run(const std::vector<SelectedRange>& selection) {
   ReplayResult result;
   result.trace = reader_.path().string();
@@ -74,7 +80,11 @@ ReplayResult ReplaySession::run(const std::vector<SelectedRange>& selection) {
   result.recorded_pid = catalog_.info().pid;
   result.device = device_.description();
   result.options = options_;
-  const CacheClearRequest cache = cache_clear_request(device_.description(), options_);
+  // A simulator's cache is cleared by the simulator's means; the device's
+  // clear would only cost time under it.
+  const CacheClearRequest cache = counters_ != nullptr && counters_->simulates_cache()
+                                      ? CacheClearRequest{}
+                                      : cache_clear_request(device_.description(), options_);
   capacity_ = memory_capacity(device_.description(), options_.memory_limit);
   const bool any_replayable = std::any_of(
       selection.begin(), selection.end(),
@@ -87,7 +97,9 @@ ReplayResult ReplaySession::run(const std::vector<SelectedRange>& selection) {
     }
     for (const auto& variant : options_.variants) check_variant_targets(variant, ranges, catalog_);
   }
-  for (const auto& selected : selection) {
+  for (std::size_t i = 0; i < selection.size(); ++i) {
+    const auto& selected = selection[i];
+    range_index_ = i;
     if (!selected.replayable) {
       RangeResult skipped;
       skipped.name = selected.range->name;
@@ -111,6 +123,13 @@ ReplayResult ReplaySession::run(const std::vector<SelectedRange>& selection) {
   }
   result.cache_clear = device_.cache_clear_method();
   result.thread_placement = device_.thread_placement(options_.thread_control);
+  if (counters_ != nullptr) {
+    result.metrics.groups = counted_groups_;
+    result.metrics.backends.assign(counted_groups_.size(), counters_->name());
+    result.metrics.counting_passes =
+        static_cast<unsigned>(counters_->passes(counted_groups_).size());
+    result.metrics.notes = counters_->notes();
+  }
   result.notes = notes_;
   return result;
 }
@@ -156,7 +175,10 @@ RangeResult ReplaySession::replay_range(const trace::Range& range, const CacheCl
   RangeVerifier verifier(range, catalog_, reader_, options_, restored, *loaded);
   std::vector<VariantBench> benches = prepare_variants(range, *loaded, result, restored);
 
-  const unsigned total = options_.warm_up + options_.launch_count;
+  // Inside a simulator only the counting passes mean anything: the
+  // warm-up passes still run, uncounted, to build and touch what the
+  // first pass would.
+  const unsigned total = options_.warm_up + (options_.counting_only ? 0 : options_.launch_count);
   const auto verify_now = [&](unsigned measured) {
     return options_.verify == VerifyMode::Each ||
            (options_.verify == VerifyMode::First && measured == 0);
@@ -203,6 +225,8 @@ RangeResult ReplaySession::replay_range(const trace::Range& range, const CacheCl
       if (!bench.result->failed) settle_variant(*loaded, range, bench);
     }
     loaded->select_variant(std::nullopt);
+    if (counters_ != nullptr && !counted_groups_.empty())
+      run_counting_passes(*loaded, range, result);
   } catch (const ReplayError& e) {
     result.outcome = RangeOutcome::Failed;
     result.reason = e.what();
@@ -411,6 +435,20 @@ void ReplaySession::run_pass(LoadedRange& loaded, const trace::Range& range, boo
     loaded.execute(commands.subspan(i, 1));
     wall_us += elapsed_us(start);
     first = i + 1;
+  }
+}
+
+void ReplaySession::run_counting_passes(LoadedRange& loaded, const trace::Range& range,
+                                        RangeResult& result) {
+  const auto passes = counters_->passes(counted_groups_);
+  CountingStep step;
+  step.range_index = range_index_;
+  step.passes = static_cast<unsigned>(passes.size());
+  step.kernels = static_cast<unsigned>(result.kernels.size());
+  for (unsigned p = 0; p < passes.size(); ++p) {
+    step.pass = p;
+    run_counting_pass(loaded, range, options_, *counters_, passes[p], step, result.kernels,
+                      counting_progress_);
   }
 }
 

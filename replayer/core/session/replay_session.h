@@ -8,12 +8,14 @@
 #include <vector>
 
 #include "format/trace_reader.h"
+#include "replayer/core/counters/counter_backend.h"
 #include "replayer/core/device/replay_device.h"
 #include "replayer/core/plan/range_footprint.h"
 #include "replayer/core/plan/range_selection.h"
 #include "replayer/core/plan/trace_catalog.h"
 #include "replayer/core/replay_options.h"
 #include "replayer/core/results/replay_result.h"
+#include "replayer/core/session/counting_pass.h"
 #include "replayer/core/verify/range_verifier.h"
 
 namespace msprof::replay {
@@ -26,6 +28,15 @@ class ReplaySession {
 
   ReplaySession(const trace::TraceReader& reader, const TraceCatalog& catalog, ReplayDevice& device,
                 ReplayOptions options, Progress progress = {});
+
+  // Counting passes after each range's timed ones, by `counters`, of
+  // `groups`; before run().
+  void count_with(CounterBackend& counters, std::vector<MetricGroup> groups);
+  // Called before each kernel of a counting pass (a simulated one is slow
+  // enough to show where it stands).
+  void on_counting_step(std::function<void(const CountingStep&)> callback) {
+    counting_progress_ = std::move(callback);
+  }
 
   ReplayResult run(const std::vector<SelectedRange>& selection);
 
@@ -65,6 +76,7 @@ class ReplaySession {
                 double& restore_us);
   static void record_timings(RangeResult& result, const std::vector<trace::CommandTiming>& timings);
   void fill_kernels(RangeResult& result, const trace::Range& range);
+  void run_counting_passes(LoadedRange& loaded, const trace::Range& range, RangeResult& result);
 
   const trace::TraceReader& reader_;
   const TraceCatalog& catalog_;
@@ -73,6 +85,10 @@ class ReplaySession {
   Progress progress_;
   std::vector<std::string> notes_;
   unsigned next_folder_ = 0;
+  CounterBackend* counters_ = nullptr;
+  std::vector<MetricGroup> counted_groups_;
+  std::function<void(const CountingStep&)> counting_progress_;
+  std::size_t range_index_ = 0;  // in the selection, of the range being replayed
   // Taken once, before the first range takes any.
   MemoryCapacity capacity_;
 };
