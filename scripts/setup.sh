@@ -27,6 +27,7 @@ debian_packages=(
   ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-headers pocl-opencl-icd clinfo
   libclblast-dev libclang-rt-14-dev nlohmann-json3-dev
   python3 python3-pip chromium
+  valgrind  # --metrics-backend sim: callgrind and its client-request header
 )
 
 missing=()

@@ -58,6 +58,8 @@ class CallgrindCounters final : public CounterBackend {
   // the larger one, one load per line: the simulator ignores CLFLUSH and
   // does not know CLFLUSHOPT.
   bool clear_cache() override;
+  // The counts see the simulator's cache, never the device's.
+  bool simulates_cache() const override { return true; }
   std::vector<std::string> notes() const override;
 
  private:

@@ -187,6 +187,29 @@ bool parse_command_line(int argc, char** argv, CliOptions& options, int& exit_co
   app.add_flag("--allow-global-size-change", bench.allow_global_size_change,
                "measure a --global-size that changes how many work-items run")
       ->group(workbench);
+  std::string metrics, metrics_backend = "auto";
+  std::vector<std::string> cache_model;
+  const std::string counters = "Metrics (counting passes after the timed ones)";
+  app.add_option("--metrics,--aic-metrics", metrics,
+                 "counter groups, \"a,b\": BasicInfo (the times, always), L2Cache, Memory, "
+                 "Instructions, HostActivity, or Default for all; each counted in passes of its "
+                 "own after the timed ones")
+      ->group(counters);
+  app.add_option("--metrics-backend", metrics_backend,
+                 "who counts: perf (this host's counters), sim (callgrind's simulated caches, "
+                 "deterministic) or auto (perf where the host has a PMU, sim otherwise; "
+                 "HostActivity always perf)")
+      ->check(CLI::IsMember({"auto", "perf", "sim"}))
+      ->group(counters);
+  app.add_option("--cache-model", cache_model,
+                 "LEVEL=SIZE[,WAYS[,LINE]], LEVEL I1, D1 or LL: the simulated cache (sim) in place "
+                 "of the device's, e.g. LL=4M,16,64 (repeatable)")
+      ->group(counters);
+  app.add_flag("--list-metrics", options.list_metrics,
+               "print each group, its columns and who can count it on the device, and exit")
+      ->group(counters);
+  // Hidden: the run under the simulator.
+  app.add_option("--counting-child", options.counting_child)->group("");
   app.set_version_flag("--version", std::string("msprof-replay ") + trace::kToolVersion);
   app.add_option("--output", options.output, "folder for the OPPROF_* result (default .)");
   app.add_option("--format", format, "what goes to stdout: table, csv or json")
@@ -199,7 +222,7 @@ bool parse_command_line(int argc, char** argv, CliOptions& options, int& exit_co
   } catch (const CLI::ParseError& e) {
     throw UsageError(std::string(e.what()) + "; run msprof-replay --help");
   }
-  if (options.trace.empty() && !options.list_devices) {
+  if (options.trace.empty() && !options.list_devices && !options.list_metrics) {
     throw UsageError("no trace given; run msprof-replay TRACE [options], see --help");
   }
   options.filter.include = patterns_of("--include", include);
@@ -207,7 +230,18 @@ bool parse_command_line(int argc, char** argv, CliOptions& options, int& exit_co
   if (options.output.empty()) {
     throw UsageError("--output '' names no folder; give a folder or leave the option out (.)");
   }
-  if (!options.list_devices && !options.list_ranges) check_output_folder(options.output);
+  if (!options.list_devices && !options.list_ranges && !options.list_metrics &&
+      options.counting_child.empty())
+    check_output_folder(options.output);
+  if (!metrics.empty()) {
+    for (const MetricGroup group : parse_metric_groups(metrics)) {
+      if (group != MetricGroup::BasicInfo) options.replay.metrics.push_back(group);
+    }
+  }
+  options.replay.metrics_backend = metrics_backend == "perf"  ? CounterBackendChoice::Perf
+                                   : metrics_backend == "sim" ? CounterBackendChoice::Sim
+                                                              : CounterBackendChoice::Auto;
+  for (const auto& spec : cache_model) add_cache_model_spec(options.replay.cache_model, spec);
   options.replay.mode = mode == "kernel" ? ReplayMode::Kernel : ReplayMode::Range;
   options.replay.cache_control = cache == "none" ? CacheControl::None : CacheControl::All;
   if (!cache_size.empty()) options.replay.cache_bytes = size_value("--cache-size", cache_size);

@@ -19,6 +19,11 @@ struct CliOptions {
   bool list_ranges = false;
   std::string output = ".";
   OutputFormat format = OutputFormat::Table;
+  bool list_metrics = false;
+  // Set in the run msprof-replay starts of itself under the simulator
+  // (--metrics-backend sim): count there, write nothing but the
+  // simulator's files into this folder.
+  std::string counting_child;
 };
 
 // Parses argv. Returns false when the command line was fully handled

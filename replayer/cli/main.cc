@@ -6,7 +6,11 @@
 #include "format/trace_error.h"
 #include "format/trace_reader.h"
 #include "printable_text/printable_text.h"
+#include "replayer/callgrind/sim_cache_model.h"
 #include "replayer/cli/cli_options.h"
+#include "replayer/cli/counting_child.h"
+#include "replayer/cli/metrics_plan.h"
+#include "replayer/cli/simulated_counting.h"
 #include "replayer/core/plan/range_selection.h"
 #include "replayer/core/plan/trace_catalog.h"
 #include "replayer/core/replay_error.h"
@@ -18,6 +22,7 @@
 #include "replayer/opencl/opencl_device.h"
 #include "replayer/opencl/opencl_device_list.h"
 #include "replayer/opencl/worker_thread_placement.h"
+#include "replayer/perf/perf_counters.h"
 
 namespace {
 
@@ -51,6 +56,26 @@ void print_devices(const std::vector<opencl::OpenClDeviceEntry>& devices) {
   }
 }
 
+std::vector<DeviceDescription> descriptions(const std::vector<opencl::OpenClDeviceEntry>& devices) {
+  std::vector<DeviceDescription> out;
+  for (const auto& d : devices) out.push_back(d.description);
+  return out;
+}
+
+// The groups in the order every result lists them.
+void order_metrics(MetricsSummary& m) {
+  std::vector<MetricGroup> groups;
+  std::vector<std::string> backends;
+  for (const MetricGroup group : all_metric_groups()) {
+    if (const std::string* backend = m.backend_of(group)) {
+      groups.push_back(group);
+      backends.push_back(*backend);
+    }
+  }
+  m.groups = std::move(groups);
+  m.backends = std::move(backends);
+}
+
 int run(int argc, char** argv) {
   cli::CliOptions options;
   int exit_code = 0;
@@ -60,6 +85,13 @@ int run(int argc, char** argv) {
 
   if (options.list_devices) {
     print_devices(opencl::list_opencl_devices());
+    return 0;
+  }
+  if (options.list_metrics && options.trace.empty()) {
+    const auto devices = opencl::list_opencl_devices();
+    std::string note;
+    const auto& entry = opencl::choose_device(devices, options.device, trace::TraceInfo{}, note);
+    std::cout << cli::metrics_listing(entry.description, cli::probe_counter_availability());
     return 0;
   }
   const trace::TraceReader reader(options.trace);
@@ -96,12 +128,46 @@ int run(int argc, char** argv) {
   const auto devices = opencl::list_opencl_devices();
   std::string note;
   const auto& entry = opencl::choose_device(devices, options.device, catalog.info(), note);
-  if (!note.empty()) say("note", note);
+  if (!note.empty() && options.counting_child.empty()) say("note", note);
+  if (options.list_metrics) {
+    std::cout << cli::metrics_listing(entry.description, cli::probe_counter_availability());
+    return 0;
+  }
   opencl::OpenClDevice device(entry);
+  if (!options.counting_child.empty()) {
+    return cli::run_counting_child(reader, catalog, device, options.replay, selection,
+                                   options.counting_child);
+  }
+
+  // Said before any range is replayed: a group nobody here can count.
+  cli::MetricsPlan metrics;
+  SimulatedCacheModel cache_model;
+  if (!options.replay.metrics.empty()) {
+    metrics = cli::plan_metrics(options.replay, entry.description,
+                                cli::probe_counter_availability(), descriptions(devices));
+    if (!metrics.sim.empty()) {
+      cache_model = host_cache_model();
+      cache_model.model = complete_cache_model(options.replay.cache_model, cache_model.model);
+    }
+  }
+  if (!options.replay.cache_model.empty() && metrics.sim.empty())
+    say("note", "--cache-model applies to simulated counts only, and none are collected");
 
   ReplaySession session(reader, catalog, device, options.replay,
                         [](const std::string& what) { say("info", what); });
-  const ReplayResult result = session.run(selection);
+  std::unique_ptr<perf::PerfCounters> perf_counters;
+  if (!metrics.perf.empty()) {
+    perf_counters = std::make_unique<perf::PerfCounters>();
+    session.count_with(*perf_counters, metrics.perf);
+  }
+  ReplayResult result = session.run(selection);
+  if (!metrics.sim.empty() && result.any_replayed()) {
+    say("info", "counting under the simulator (callgrind), about 50x slower than natively");
+    cli::count_by_simulation(std::vector<std::string>(argv + 1, argv + argc), metrics.sim,
+                             cache_model.model, result);
+    for (const auto& n : cache_model.notes) result.metrics.notes.push_back(n);
+  }
+  order_metrics(result.metrics);
   for (const auto& n : result.notes) say("note", n);
   const auto folder = write_result_folder(result, options.output);
 

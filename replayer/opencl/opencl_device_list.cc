@@ -81,6 +81,9 @@ std::vector<OpenClDeviceEntry> list_opencl_devices() {
           e.cpu && device_value<cl_bool>(device, CL_DEVICE_HOST_UNIFIED_MEMORY) == CL_TRUE;
       d.memory_is_host =
           e.cpu || device_value<cl_bool>(device, CL_DEVICE_HOST_UNIFIED_MEMORY) == CL_TRUE;
+      d.runs_in_process = e.cpu;
+      // PoCL's CPU devices compile each kernel to _pocl_kernel_<name>_workgroup.
+      d.names_kernel_functions = e.cpu && d.platform == "Portable Computing Language";
       out.push_back(std::move(e));
     }
   }

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <filesystem>
+#include <vector>
+
+#include "format/trace_reader.h"
+#include "replayer/core/device/replay_device.h"
+#include "replayer/core/plan/range_selection.h"
+#include "replayer/core/plan/trace_catalog.h"
+#include "replayer/core/replay_options.h"
+
+namespace msprof::replay::cli {
+
+// The run under the simulator (--counting-child FOLDER): the selected
+// ranges' warm-up passes, then their counting passes, each kernel between
+// callgrind's client requests; progress on stderr. Writes into `folder`
+// what the simulator cannot say: the device as this run saw it and the
+// ranges that failed here (child_report_name()). Returns the exit status.
+int run_counting_child(const trace::TraceReader& reader, const TraceCatalog& catalog,
+                       ReplayDevice& device, ReplayOptions options,
+                       const std::vector<SelectedRange>& selection,
+                       const std::filesystem::path& folder);
+
+// The report's file name inside the folder. Lines: "device NAME", then
+// "failed INDEX REASON" per range that failed.
+constexpr const char* child_report_name() {
+  return "child-report.txt";
+}
+
+}  // namespace msprof::replay::cli
