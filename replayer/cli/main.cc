@@ -145,6 +145,7 @@ int run(int argc, char** argv) {
   if (!options.replay.metrics.empty()) {
     metrics = cli::plan_metrics(options.replay, entry.description,
                                 cli::probe_counter_availability(), descriptions(devices));
+    if (!metrics.perf.empty()) perf::PerfCounters::check_groups(metrics.perf);
     if (!metrics.sim.empty()) {
       cache_model = host_cache_model();
       cache_model.model = complete_cache_model(options.replay.cache_model, cache_model.model);

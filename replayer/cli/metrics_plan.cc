@@ -50,6 +50,12 @@ CounterAvailability probe_counter_availability() {
   CounterAvailability available;
   available.hardware_refusal = perf::probe_hardware_counters().refusal;
   available.software_refusal = perf::probe_software_counters().refusal;
+#if defined(__SANITIZE_ADDRESS__)
+  available.simulator_refusal =
+      "this msprof-replay is an AddressSanitizer build, which valgrind cannot run; use a release "
+      "build for --metrics-backend sim";
+  return available;
+#endif
   try {
     find_valgrind();
   } catch (const ReplayError& e) {
