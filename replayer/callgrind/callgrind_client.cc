@@ -33,6 +33,7 @@ bool take_field(std::string_view& text, std::string_view key, Number& value, boo
 
 std::string dump_name(const DumpName& name) {
   return std::string(kPrefix) + "range=" + std::to_string(name.range_index) +
+         (name.variant ? " variant=" + std::to_string(*name.variant) : std::string()) +
          " pass=" + std::to_string(name.pass_index) + " seq=" + std::to_string(name.seq);
 }
 
@@ -40,8 +41,13 @@ std::optional<DumpName> parse_dump_name(std::string_view text) {
   if (text.substr(0, kPrefix.size()) != kPrefix) return std::nullopt;
   text.remove_prefix(kPrefix.size());
   DumpName name;
-  if (!take_field(text, "range", name.range_index, false) ||
-      !take_field(text, "pass", name.pass_index, false) ||
+  if (!take_field(text, "range", name.range_index, false)) return std::nullopt;
+  if (text.substr(0, 8) == "variant=") {
+    std::size_t variant = 0;
+    if (!take_field(text, "variant", variant, false)) return std::nullopt;
+    name.variant = variant;
+  }
+  if (!take_field(text, "pass", name.pass_index, false) ||
       !take_field(text, "seq", name.seq, true)) {
     return std::nullopt;
   }
@@ -89,7 +95,7 @@ void CallgrindCounters::begin_kernel(std::uint64_t) {
 }
 
 std::vector<GroupCounts> CallgrindCounters::end_kernel(std::uint64_t seq) {
-  const std::string name = dump_name(DumpName{range_index_, pass_index_, seq});
+  const std::string name = dump_name(DumpName{range_index_, variant_, pass_index_, seq});
   CALLGRIND_DUMP_STATS_AT(name.c_str());
   return {};
 }

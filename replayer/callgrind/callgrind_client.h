@@ -16,12 +16,15 @@ namespace msprof::replay {
 // Which launch a dump holds, as its trigger name carries it.
 struct DumpName {
   std::size_t range_index = 0;
+  // The workbench variant counted (its index among the options'), or the
+  // recorded range.
+  std::optional<std::size_t> variant;
   unsigned pass_index = 0;
   std::uint64_t seq = 0;
   bool operator==(const DumpName&) const = default;
 };
 
-// "msprof range=3 pass=0 seq=17".
+// "msprof range=3 pass=0 seq=17"; "msprof range=3 variant=1 pass=0 seq=17".
 std::string dump_name(const DumpName& name);
 // The launch a dump name says, nullopt for any other text (the dump at
 // program termination, another tool's dump).
@@ -50,6 +53,7 @@ class CallgrindCounters final : public CounterBackend {
   // native speed (it also empties the simulated cache).
   void begin_pass(std::size_t range_index, unsigned pass_index,
                   const std::vector<MetricGroup>& groups) override;
+  void count_variant(std::optional<std::size_t> variant) override { variant_ = variant; }
   void begin_kernel(std::uint64_t seq) override;
   // Dumps the launch's counts to their own file, named by dump_name().
   std::vector<GroupCounts> end_kernel(std::uint64_t seq) override;
@@ -67,6 +71,7 @@ class CallgrindCounters final : public CounterBackend {
   bool instrumenting_ = false;
   std::size_t range_index_ = 0;
   unsigned pass_index_ = 0;
+  std::optional<std::size_t> variant_;
   std::size_t scratch_bytes_ = 0;
   std::size_t scratch_stride_ = 64;
   std::unique_ptr<unsigned char[]> scratch_;

@@ -78,7 +78,6 @@ int run_counting_child(const trace::TraceReader& reader, const TraceCatalog& cat
   const CacheModel model = complete_cache_model(options.cache_model, host_cache_model().model);
   options.counting_only = true;
   options.verify = VerifyMode::Off;
-  options.variants.clear();
   CallgrindCounters counters(model);
   ReplaySession session(reader, catalog, device, options);
   session.count_with(counters, groups);

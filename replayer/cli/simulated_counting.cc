@@ -163,10 +163,25 @@ void count_by_simulation(const std::vector<std::string>& self_args,
     const CallgrindDump dump = read_callgrind_dump(file);
     const auto name = parse_dump_name(dump.client_request);
     if (!name || name->range_index >= result.ranges.size()) continue;
-    auto& kernels = result.ranges[name->range_index].kernels;
-    for (auto& k : kernels) {
+    auto& range = result.ranges[name->range_index];
+    for (auto& k : range.kernels) {
       if (k.seq != name->seq) continue;
-      for (auto& c : simulated_counts(dump, model, groups)) k.counts.push_back(std::move(c));
+      auto counts = simulated_counts(dump, model, groups);
+      if (!name->variant) {
+        for (auto& c : counts) k.counts.push_back(std::move(c));
+        continue;
+      }
+      for (auto& v : range.variants) {
+        // The recorded kernels around the changed ones ran as recorded.
+        if (v.option_index != *name->variant || v.failed ||
+            std::find(v.changed_kernels.begin(), v.changed_kernels.end(), k.name) ==
+                v.changed_kernels.end())
+          continue;
+        auto launch = std::find_if(v.counts.begin(), v.counts.end(),
+                                   [&](const VariantLaunchCounts& c) { return c.seq == k.seq; });
+        if (launch == v.counts.end()) launch = v.counts.insert(v.counts.end(), {k.seq, k.name, {}});
+        for (auto& c : counts) launch->counts.push_back(std::move(c));
+      }
     }
   }
   auto& m = result.metrics;

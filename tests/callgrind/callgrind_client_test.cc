@@ -10,25 +10,29 @@ namespace msprof::replay {
 namespace {
 
 TEST_CASE("a dump name says the range, pass and launch, and reads back") {
-  CHECK(dump_name({3, 0, 17}) == "msprof range=3 pass=0 seq=17");
-  CHECK(parse_dump_name("msprof range=3 pass=0 seq=17") == DumpName{3, 0, 17});
-  const DumpName largest{std::numeric_limits<std::size_t>::max(),
-                         std::numeric_limits<unsigned>::max(),
-                         std::numeric_limits<std::uint64_t>::max()};
+  CHECK(dump_name({3, std::nullopt, 0, 17}) == "msprof range=3 pass=0 seq=17");
+  CHECK(parse_dump_name("msprof range=3 pass=0 seq=17") == DumpName{3, std::nullopt, 0, 17});
+  // A workbench variant's launch.
+  CHECK(dump_name({3, 1, 0, 17}) == "msprof range=3 variant=1 pass=0 seq=17");
+  CHECK(parse_dump_name("msprof range=3 variant=1 pass=0 seq=17") == DumpName{3, 1, 0, 17});
+  const DumpName largest{
+      std::numeric_limits<std::size_t>::max(), std::numeric_limits<std::size_t>::max(),
+      std::numeric_limits<unsigned>::max(), std::numeric_limits<std::uint64_t>::max()};
   CHECK(parse_dump_name(dump_name(largest)) == largest);
   // The name the data's real dump carries.
   const CallgrindDump dump =
       read_callgrind_dump(std::filesystem::path(MSPROF_CALLGRIND_DATA_DIR) / "callgrind.out.1");
-  CHECK(parse_dump_name(dump.client_request) == DumpName{0, 0, 5});
+  CHECK(parse_dump_name(dump.client_request) == DumpName{0, std::nullopt, 0, 5});
 }
 
 TEST_CASE("other names are not dump names") {
-  for (const char* text : {"", "Program termination", "msprof", "msprof range=1 pass=2",
-                           "msprof range=1 pass=2 seq=", "msprof range=1 pass=2 seq=3 ",
-                           "msprof range=1 pass=2 seq=3 more", "msprof range=-1 pass=0 seq=0",
-                           "msprof pass=0 range=1 seq=0", "msprof range=1  pass=2 seq=3",
-                           "msprof range=1x pass=2 seq=3", "other range=1 pass=2 seq=3",
-                           "msprof range=99999999999999999999999 pass=0 seq=0"}) {
+  for (const char* text :
+       {"", "Program termination", "msprof", "msprof range=1 pass=2", "msprof range=1 pass=2 seq=",
+        "msprof range=1 pass=2 seq=3 ", "msprof range=1 pass=2 seq=3 more",
+        "msprof range=-1 pass=0 seq=0", "msprof pass=0 range=1 seq=0",
+        "msprof range=1  pass=2 seq=3", "msprof range=1x pass=2 seq=3",
+        "other range=1 pass=2 seq=3", "msprof range=99999999999999999999999 pass=0 seq=0",
+        "msprof range=1 variant= pass=0 seq=0", "msprof range=1 pass=0 variant=1 seq=0"}) {
     const std::string shown = text;
     CAPTURE(shown);
     CHECK_FALSE(parse_dump_name(text).has_value());

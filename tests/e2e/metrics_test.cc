@@ -97,14 +97,24 @@ TEST_CASE("sim: consume hits what produce left in range mode, misses in kernel m
   CHECK(kernel_hit <= 5);
 
   // The simulator is deterministic: the same trace, build and model give
-  // the same figures.
-  const JsonReplay again = replay_json(rec.trace, sim, dir.path());
+  // the same figures; a workbench variant beside them does not change
+  // them, and its changed launch is counted in its range too.
+  auto with_variant = sim;
+  with_variant.insert(with_variant.end(), {"--local-size", "consume=256"});
+  const JsonReplay again = replay_json(rec.trace, with_variant, dir.path());
+  INFO(again.run.err);
   REQUIRE(again.run.exit_code == 0);
   const json* pipeline_again = find_range(again.summary, "pipeline");
   REQUIRE(pipeline_again != nullptr);
   for (std::size_t i = 0; i < (*pipeline)["kernels"].size(); ++i) {
     CHECK((*pipeline)["kernels"][i]["metrics"] == (*pipeline_again)["kernels"][i]["metrics"]);
   }
+  REQUIRE((*pipeline_again)["variants"].size() == 1);
+  const json& launches = (*pipeline_again)["variants"][0]["launch_metrics"];
+  REQUIRE(launches.size() == 1);
+  CHECK(launches[0]["name"] == "consume");
+  CHECK(launches[0]["metrics"]["L2Cache"]["read_cache_hit"].get<double>() >= 32768);
+  CHECK(launches[0]["metrics"]["Instructions"]["instructions"].get<double>() > 0);
 }
 
 TEST_CASE("perf: HostActivity counts the device's threads for each launch") {

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,10 @@ class CounterBackend {
   // range's counting passes from 0.
   virtual void begin_pass(std::size_t range_index, unsigned pass_index,
                           const std::vector<MetricGroup>& groups) = 0;
+  // The passes that follow count a workbench variant (its index among the
+  // options' variants), or the recorded range (nullopt). For a backend
+  // whose counts are read later, from outside, to tell them apart.
+  virtual void count_variant(std::optional<std::size_t> /*variant*/) {}
   virtual void begin_kernel(std::uint64_t seq) = 0;
   // The counts of the launch just completed. Empty where they are read
   // later, from outside (a simulator's output files).

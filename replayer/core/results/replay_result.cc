@@ -23,6 +23,13 @@ const GroupCounts* KernelResult::counts_of(MetricGroup group) const {
   return nullptr;
 }
 
+const GroupCounts* VariantLaunchCounts::counts_of(MetricGroup group) const {
+  for (const auto& c : counts) {
+    if (c.group == group) return &c;
+  }
+  return nullptr;
+}
+
 const std::string* MetricsSummary::backend_of(MetricGroup group) const {
   for (std::size_t i = 0; i < groups.size() && i < backends.size(); ++i) {
     if (groups[i] == group) return &backends[i];

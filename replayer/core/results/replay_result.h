@@ -33,8 +33,18 @@ struct KernelResult {
 
 // One variant of the kernel workbench, measured in passes interleaved with
 // the recorded range's (RangeResult's own passes are those).
+// The counts of one launch of a workbench variant, to set beside the
+// recorded launch's (the same seq in RangeResult::kernels).
+struct VariantLaunchCounts {
+  std::uint64_t seq = 0;
+  std::string name;
+  std::vector<GroupCounts> counts;
+  const GroupCounts* counts_of(MetricGroup group) const;
+};
+
 struct VariantResult {
   std::string label;
+  std::size_t option_index = 0;  // among ReplayOptions::variants
   bool failed = false;
   std::string reason;     // why it was not measured (a build error, an argument that does not fit)
   std::string build_log;  // the driver's, when it did not build
@@ -49,6 +59,8 @@ struct VariantResult {
   // difference is beyond what the passes spread.
   bool beyond_spread = false;
   Verification verification;
+  // The changed kernels' launches, counted (--metrics).
+  std::vector<VariantLaunchCounts> counts;
   bool acceptable() const { return !failed && verification.acceptable(); }
   std::size_t passes_measured() const { return wall_pass_us.size(); }
 };

@@ -50,6 +50,17 @@ void write_passes(JsonWriter& j, std::string_view name, const std::vector<double
   j.end_array();
 }
 
+void write_counts(JsonWriter& j, const std::vector<GroupCounts>& all) {
+  j.key("metrics").begin_object();
+  for (const auto& counts : all) {
+    j.key(metric_group_name(counts.group)).begin_object();
+    j.key("backend").value(counts.backend);
+    for (const auto& [column, value] : counts.values) j.key(column).value(value);
+    j.end_object();
+  }
+  j.end_object();
+}
+
 void write_kernel(JsonWriter& j, const KernelResult& k) {
   j.begin_object();
   j.key("launch").value(k.launch).key("seq").value(k.seq).key("name").value(k.name);
@@ -62,14 +73,7 @@ void write_kernel(JsonWriter& j, const KernelResult& k) {
   write_stats(j, "queued_us", k.queued_stats_us);
   write_passes(j, "passes_us", k.pass_us);
   j.key("original_us").value(k.original_us).key("ratio_to_original").value(k.ratio_to_original);
-  j.key("metrics").begin_object();
-  for (const auto& counts : k.counts) {
-    j.key(metric_group_name(counts.group)).begin_object();
-    j.key("backend").value(counts.backend);
-    for (const auto& [column, value] : counts.values) j.key(column).value(value);
-    j.end_object();
-  }
-  j.end_object();
+  write_counts(j, k.counts);
   j.end_object();
 }
 
@@ -129,6 +133,14 @@ void write_variant(JsonWriter& j, const VariantResult& v) {
   j.key("ratio").value(v.ratio).key("changed_ratio").value(v.changed_ratio);
   j.key("beyond_spread").value(v.beyond_spread);
   write_verification(j, v.verification);
+  j.key("launch_metrics").begin_array();
+  for (const auto& launch : v.counts) {
+    j.begin_object();
+    j.key("seq").value(launch.seq).key("name").value(launch.name);
+    write_counts(j, launch.counts);
+    j.end_object();
+  }
+  j.end_array();
   j.end_object();
 }
 

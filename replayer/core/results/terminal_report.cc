@@ -207,6 +207,38 @@ std::string metrics_table(const ReplayResult& result) {
     out += "simulated cache: I1 " + m.i1->text() + "; D1 " + m.d1->text() + "; LL " + m.ll->text() +
            "\n";
   }
+  // The workbench: each variant's changed launches beside the recorded ones.
+  std::vector<Row> variant_rows = {
+      {"range", "variant", "kernel", "group", "column", "recorded", "variant", "change"}};
+  for (const auto& r : result.ranges) {
+    for (const auto& v : r.variants) {
+      for (const auto& launch : v.counts) {
+        const auto recorded =
+            std::find_if(r.kernels.begin(), r.kernels.end(),
+                         [&](const KernelResult& k) { return k.seq == launch.seq; });
+        if (recorded == r.kernels.end()) continue;
+        for (const auto& counts : launch.counts) {
+          const GroupCounts* base = recorded->counts_of(counts.group);
+          if (base == nullptr) continue;
+          for (const auto& [column, value] : counts.values) {
+            const auto before = base->value(column);
+            if (!before) continue;
+            std::string change = "-";
+            if (*before != 0) {
+              char text[32];
+              std::snprintf(text, sizeof text, "%+.1f%%", (value - *before) / *before * 100);
+              change = text;
+            }
+            variant_rows.push_back({printable(r.name), printable(v.label), printable(launch.name),
+                                    std::string(metric_group_name(counts.group)), column,
+                                    metric_value_text(*before), metric_value_text(value), change});
+          }
+        }
+      }
+    }
+  }
+  if (variant_rows.size() > 1)
+    out += "variants counted, launch by launch:\n" + layout(variant_rows);
   if (!result.metrics.simulated_device.empty())
     out += "simulated device: " + result.metrics.simulated_device + "\n";
   for (const auto& note : result.metrics.notes) out += "metrics: " + note + "\n";

@@ -226,7 +226,7 @@ RangeResult ReplaySession::replay_range(const trace::Range& range, const CacheCl
     }
     loaded->select_variant(std::nullopt);
     if (counters_ != nullptr && !counted_groups_.empty())
-      run_counting_passes(*loaded, range, result);
+      run_counting_passes(*loaded, range, result, benches);
   } catch (const ReplayError& e) {
     result.outcome = RangeOutcome::Failed;
     result.reason = e.what();
@@ -259,6 +259,7 @@ std::vector<ReplaySession::VariantBench> ReplaySession::prepare_variants(
     result.variants.emplace_back();
     VariantResult& v = result.variants.back();
     v.label = variant.label;
+    v.option_index = i;
     v.changed_kernels = changed_kernels(variant, range, catalog_);
     try {
       check_variant(variant, range, catalog_, options_.allow_global_size_change);
@@ -439,16 +440,40 @@ void ReplaySession::run_pass(LoadedRange& loaded, const trace::Range& range, boo
 }
 
 void ReplaySession::run_counting_passes(LoadedRange& loaded, const trace::Range& range,
-                                        RangeResult& result) {
+                                        RangeResult& result, std::vector<VariantBench>& benches) {
   const auto passes = counters_->passes(counted_groups_);
   CountingStep step;
   step.range_index = range_index_;
   step.passes = static_cast<unsigned>(passes.size());
   step.kernels = static_cast<unsigned>(result.kernels.size());
-  for (unsigned p = 0; p < passes.size(); ++p) {
-    step.pass = p;
-    run_counting_pass(loaded, range, options_, *counters_, passes[p], step, result.kernels,
-                      counting_progress_);
+  const auto count_all = [&](std::vector<KernelResult>& kernels) {
+    for (unsigned p = 0; p < passes.size(); ++p) {
+      step.pass = p;
+      run_counting_pass(loaded, range, options_, *counters_, passes[p], step, kernels,
+                        counting_progress_);
+    }
+  };
+  count_all(result.kernels);
+  // Each variant's launches counted the same way, so an edited kernel's
+  // cache behaviour is compared in its range.
+  for (auto& bench : benches) {
+    if (bench.result->failed) continue;
+    std::vector<KernelResult> kernels = result.kernels;
+    for (auto& k : kernels) k.counts.clear();
+    try {
+      counters_->count_variant(bench.index);
+      loaded.select_variant(bench.index);
+      count_all(kernels);
+    } catch (const ReplayError& e) {
+      bench.result->failed = true;
+      bench.result->reason = std::string("counting it: ") + e.what();
+    }
+    counters_->count_variant(std::nullopt);
+    loaded.select_variant(std::nullopt);
+    for (auto& k : kernels) {
+      if (bench.changed_seqs.count(k.seq) != 0)
+        bench.result->counts.push_back({k.seq, k.name, std::move(k.counts)});
+    }
   }
 }
 

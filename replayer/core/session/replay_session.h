@@ -76,7 +76,8 @@ class ReplaySession {
                 double& restore_us);
   static void record_timings(RangeResult& result, const std::vector<trace::CommandTiming>& timings);
   void fill_kernels(RangeResult& result, const trace::Range& range);
-  void run_counting_passes(LoadedRange& loaded, const trace::Range& range, RangeResult& result);
+  void run_counting_passes(LoadedRange& loaded, const trace::Range& range, RangeResult& result,
+                           std::vector<VariantBench>& benches);
 
   const trace::TraceReader& reader_;
   const TraceCatalog& catalog_;
