@@ -21,7 +21,9 @@ import sys
 NEUTRAL_FOLDERS = ("format", "analyzer", "recorder/core", "replayer/core")
 
 # A folder of this name holds a device backend, wherever it is.
-BACKEND_FOLDERS = {"opencl", "cuda", "hip", "level_zero", "sycl", "vulkan", "metal"}
+BACKEND_FOLDERS = {"opencl", "cuda", "hip", "level_zero", "sycl", "vulkan", "metal",
+                   # counter backends of the host CPU (--metrics)
+                   "perf", "callgrind"}
 
 SOURCE_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".inl", ".ipp", ".c", ".cc", ".cpp", ".cxx")
 
