@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -42,27 +41,8 @@ std::optional<std::string> read_word(const std::filesystem::path& file) {
 
 // sysfs writes sizes as "32K"; plain numbers are read too.
 std::optional<std::uint64_t> read_number(const std::filesystem::path& file) {
-  auto text = read_word(file);
-  if (!text || text->empty()) return std::nullopt;
-  std::uint64_t scale = 1;
-  switch (text->back()) {
-    case 'K':
-      scale = 1ull << 10;
-      break;
-    case 'M':
-      scale = 1ull << 20;
-      break;
-    case 'G':
-      scale = 1ull << 30;
-      break;
-    default:
-      break;
-  }
-  if (scale != 1) text->pop_back();
-  std::uint64_t value = 0;
-  const auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), value);
-  if (error != std::errc{} || end != text->data() + text->size()) return std::nullopt;
-  return value * scale;
+  const auto text = read_word(file);
+  return text ? parse_byte_size(*text) : std::nullopt;
 }
 
 struct SysfsCache {

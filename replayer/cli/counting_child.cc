@@ -41,9 +41,10 @@ class CountingProgress {
       std::string left = "";
       if (done_ != 0) {
         const double per = std::chrono::duration<double>(now - start_).count() / done_;
+        const double seconds = per * static_cast<double>(total_ - done_);
         char text[64];
-        std::snprintf(text, sizeof text, ", about %.0f s left",
-                      per * static_cast<double>(total_ - done_));
+        std::snprintf(text, sizeof text,
+                      seconds < 10 ? ", about %.1f s left" : ", about %.0f s left", seconds);
         left = text;
       }
       std::cerr << "\rmsprof-replay: simulating range '" << name << "': pass " << step.pass + 1

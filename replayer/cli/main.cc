@@ -163,7 +163,9 @@ int run(int argc, char** argv) {
   }
   ReplayResult result = session.run(selection);
   if (!metrics.sim.empty() && result.any_replayed()) {
-    say("info", "counting under the simulator (callgrind), about 50x slower than natively");
+    say("info",
+        "counting under the simulator (callgrind): the counting passes of every range "
+        "again, tens of times slower than natively");
     cli::count_by_simulation(std::vector<std::string>(argv + 1, argv + argc), metrics.sim,
                              cache_model.model, result);
     for (const auto& n : cache_model.notes) result.metrics.notes.push_back(n);

@@ -41,8 +41,9 @@ bool is_power_of_two(std::uint64_t v) {
   return v != 0 && (v & (v - 1)) == 0;
 }
 
-// "48K" -> 49152; nullopt when it is not a size.
-std::optional<std::uint64_t> parse_size(std::string_view text) {
+}  // namespace
+
+std::optional<std::uint64_t> parse_byte_size(std::string_view text) {
   text = trim(text);
   std::uint64_t scale = 1;
   if (!text.empty()) {
@@ -64,11 +65,14 @@ std::optional<std::uint64_t> parse_size(std::string_view text) {
   std::uint64_t value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || error != std::errc{} || end != text.data() + text.size()) return std::nullopt;
+  if (value > UINT64_MAX / scale) return std::nullopt;
   return value * scale;
 }
 
+namespace {
+
 std::optional<unsigned> parse_count(std::string_view text) {
-  const auto value = parse_size(text);
+  const auto value = parse_byte_size(text);
   if (!value || *value > 1u << 20) return std::nullopt;
   return static_cast<unsigned>(*value);
 }
@@ -225,7 +229,7 @@ void add_cache_model_spec(CacheModel& model, std::string_view spec) {
   }
   if (fields.size() > 3) throw bad("more than three fields");
   CacheLevelModel level_model;
-  const auto size = parse_size(fields[0]);
+  const auto size = parse_byte_size(fields[0]);
   if (!size || *size == 0) throw bad("'" + std::string(fields[0]) + "' is not a size");
   level_model.size_bytes = *size;
   if (fields.size() > 1) {

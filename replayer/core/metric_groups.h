@@ -60,6 +60,10 @@ struct CacheModel {
   bool empty() const { return !i1 && !d1 && !ll; }
 };
 
+// "48K" -> 49152, "4M", "4096": a byte count with an optional K, M or G
+// suffix (sysfs writes cache sizes so); nullopt when it is not one.
+std::optional<std::uint64_t> parse_byte_size(std::string_view text);
+
 // Adds one --cache-model spec, LEVEL=SIZE[,WAYS[,LINE]] (LEVEL I1, D1 or
 // LL; SIZE with K/M/G), to `model`; ways and line left out stay 0 and are
 // taken from the device's level. UsageError, naming the fix, when malformed.
