@@ -2,10 +2,13 @@
 
 #include <valgrind/callgrind.h>
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <charconv>
 
 #include "replayer/callgrind/simulated_counts.h"
+#include "replayer/core/replay_error.h"
 
 namespace msprof::replay {
 namespace {
@@ -64,11 +67,16 @@ CallgrindCounters::CallgrindCounters(CacheModel model) : model_(std::move(model)
       stride = stride == 0 ? (*level)->line_bytes : std::min(stride, (*level)->line_bytes);
     }
   }
-  scratch_bytes_ = static_cast<std::size_t>(2 * largest);
+  // Under LRU with power-of-two sets, a contiguous read of a cache's size
+  // puts `ways` of its lines in every set, evicting all else; an eighth
+  // more covers the few other accesses (the loop's own) that interleave.
+  scratch_bytes_ = static_cast<std::size_t>(largest + largest / 8);
   if (stride != 0) scratch_stride_ = stride;
 }
 
-CallgrindCounters::~CallgrindCounters() = default;
+CallgrindCounters::~CallgrindCounters() {
+  if (scratch_ != nullptr) ::munmap(scratch_, scratch_bytes_);
+}
 
 std::vector<std::vector<MetricGroup>> CallgrindCounters::passes(
     const std::vector<MetricGroup>& groups) const {
@@ -102,14 +110,20 @@ std::vector<GroupCounts> CallgrindCounters::end_kernel(std::uint64_t seq) {
 
 bool CallgrindCounters::clear_cache() {
   if (scratch_bytes_ == 0) return false;
-  // Allocated once: a fresh allocation each time would cost page faults
-  // and could land elsewhere in the simulated sets.
-  if (!scratch_) scratch_ = std::make_unique<unsigned char[]>(scratch_bytes_);
-  // Under LRU with power-of-two sets, reading at least a cache's size of
-  // contiguous lines fills every set with them, evicting all else; reading
-  // twice the larger leaves neither D1 nor LL a line of the kernels'. The
-  // main thread runs no _pocl_kernel_* function, so nothing is collected.
-  const volatile unsigned char* scratch = scratch_.get();
+  // Mapped once: a fresh mapping each time would cost page faults and
+  // could land elsewhere in the simulated sets.
+  if (scratch_ == nullptr) {
+    void* mapped = ::mmap(nullptr, scratch_bytes_, PROT_READ,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mapped == MAP_FAILED) {
+      throw ReplayError("cannot map " + std::to_string(scratch_bytes_ >> 20) +
+                        " MiB to clear the simulated cache with; give a smaller cache model "
+                        "(--cache-model LL=...) or --cache-control none");
+    }
+    scratch_ = mapped;
+  }
+  // The main thread runs no _pocl_kernel_* function, so nothing is collected.
+  const volatile unsigned char* scratch = static_cast<const unsigned char*>(scratch_);
   unsigned char sink = 0;
   for (std::size_t offset = 0; offset < scratch_bytes_; offset += scratch_stride_) {
     sink = static_cast<unsigned char>(sink + scratch[offset]);

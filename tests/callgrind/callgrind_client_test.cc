@@ -74,7 +74,7 @@ TEST_CASE("outside callgrind the client requests do nothing and the counts come 
         "counts simulated by callgrind, caches I1 4096 B, 2-way, 64 B lines; D1 4096 B, 2-way, "
         "64 B lines; LL 16384 B, 4-way, 64 B lines (L2Cache and Memory count data accesses "
         "only, not instruction fetches)");
-  CHECK(notes[1].find("reading 32 KiB of scratch memory") != std::string::npos);
+  CHECK(notes[1].find("reading 18 KiB of scratch memory") != std::string::npos);
 }
 
 TEST_CASE("without a data cache in the model there is nothing to clear") {
