@@ -10,7 +10,9 @@
 
 namespace msprof::analyze {
 
-using nlohmann::json;
+// Ordered, so that metric groups and columns keep the order msprof-replay
+// wrote them in (metric_columns' order), which the tables follow.
+using json = nlohmann::ordered_json;
 namespace fs = std::filesystem;
 
 namespace {
@@ -89,6 +91,56 @@ std::vector<T> list(const json& j, const char* key) {
   return j.at(key).get<std::vector<T>>();
 }
 
+// schema: (none)
+// The kernel_metrics object's keys are the groups, and a group's keys other
+// than "backend" its columns (replayer/core/metric_groups.cc), so both are
+// read by walking them rather than by name.
+std::vector<KernelMetricGroup> kernel_metrics(const json& j) {
+  std::vector<KernelMetricGroup> out;
+  for (const auto& [group, columns] : j.items()) {
+    expect_object(columns, "a kernel's metric group");
+    KernelMetricGroup g;
+    g.group = group;
+    for (const auto& [column, value] : columns.items()) {
+      if (column == "backend") {
+        g.backend = value.get<std::string>();
+      } else if (value.is_null()) {
+        g.columns.emplace_back(column, std::numeric_limits<double>::quiet_NaN());
+      } else {
+        g.columns.emplace_back(column, value.get<double>());
+      }
+    }
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+// schema: cache_level
+CacheLevel cache_level(const std::string& name, const json& j) {
+  expect_object(j, "a cache level");
+  return CacheLevel{name, count(j, "size_bytes"), count(j, "ways"), count(j, "line_bytes")};
+}
+
+// schema: metrics
+ResultMetrics metrics(const json& j) {
+  ResultMetrics m;
+  m.groups = list<std::string>(j, "groups");
+  if (const json* backends = object_at(j, "backends")) {
+    for (const auto& [group, backend] : backends->items())
+      m.backends.emplace_back(group, backend.get<std::string>());
+  }
+  m.counting_passes = count(j, "counting_passes");
+  // Its levels (I1, D1, LL) in the order written; a level may be null.
+  if (const json* model = object_at(j, "cache_model")) {
+    for (const auto& [name, level] : model->items()) {
+      if (!level.is_null()) m.cache_model.push_back(cache_level(name, level));
+    }
+  }
+  m.simulated_device = text(j, "simulated_device");
+  m.notes = list<std::string>(j, "notes");
+  return m;
+}
+
 // schema: kernel
 ResultKernel kernel(const json& j) {
   expect_object(j, "a kernel");
@@ -107,6 +159,7 @@ ResultKernel kernel(const json& j) {
   k.passes_us = list<double>(j, "passes_us");
   k.original_us = number(j, "original_us");
   k.ratio_to_original = number(j, "ratio_to_original");
+  if (const json* metrics = object_at(j, "metrics")) k.metrics = kernel_metrics(*metrics);
   return k;
 }
 
@@ -186,6 +239,46 @@ std::string ReplayResult::label() const {
   return out;
 }
 
+// schema: (none)
+const double* KernelMetricGroup::find(const std::string& column) const {
+  for (const auto& [name, value] : columns) {
+    if (name == column) return &value;
+  }
+  return nullptr;
+}
+
+// schema: (none)
+const KernelMetricGroup* ResultKernel::find_metrics(const std::string& group) const {
+  for (const auto& g : metrics) {
+    if (g.group == group) return &g;
+  }
+  return nullptr;
+}
+
+// schema: (none)
+std::string ResultMetrics::cache_model_text() const {
+  std::string out;
+  for (const auto& level : cache_model) {
+    out += (out.empty() ? "" : "; ") + level.name + " " + std::to_string(level.size_bytes) +
+           " B, " + std::to_string(level.ways) + "-way, " + std::to_string(level.line_bytes) +
+           " B lines";
+  }
+  return out;
+}
+
+// schema: (none)
+std::string ResultMetrics::groups_text() const {
+  std::string out;
+  for (const auto& group : groups) {
+    std::string backend;
+    for (const auto& [g, b] : backends) {
+      if (g == group) backend = b;
+    }
+    out += (out.empty() ? "" : ", ") + group + (backend.empty() ? "" : " (" + backend + ")");
+  }
+  return out;
+}
+
 // schema: (root), device, options
 ReplayResult load_replay_result(const fs::path& path) {
   std::error_code ec;
@@ -240,6 +333,8 @@ ReplayResult load_replay_result(const fs::path& path) {
       r.warm_up = count(o, "warm_up");
     }
     r.notes = list<std::string>(j, "notes");
+    // Absent in results from before --metrics: nothing counted.
+    if (const json* m = object_at(j, "metrics")) r.metrics = metrics(*m);
     const json* ranges = array_at(j, "ranges");
     if (ranges == nullptr) throw WrongType("it has no ranges");
     for (const auto& range_json : *ranges) r.ranges.push_back(range(range_json));

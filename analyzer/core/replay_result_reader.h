@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace msprof::analyze {
@@ -11,6 +12,14 @@ namespace msprof::analyze {
 // NaN where it wrote null (not finite) or nothing.
 struct PassStats {
   double min = 0, median = 0, mean = 0, max = 0, stddev = 0;
+};
+
+// One counter group of a kernel launch (summary.json's kernels[].metrics):
+// who counted it and its columns, in the order msprof-replay wrote them.
+struct KernelMetricGroup {
+  std::string group, backend;  // backend: sim or perf
+  std::vector<std::pair<std::string, double>> columns;
+  const double* find(const std::string& column) const;  // nullptr when not counted
 };
 
 struct ResultKernel {
@@ -22,6 +31,8 @@ struct ResultKernel {
   PassStats duration, queued;
   std::vector<double> passes_us;
   double original_us = 0, ratio_to_original = 0;
+  std::vector<KernelMetricGroup> metrics;  // empty when nothing was counted
+  const KernelMetricGroup* find_metrics(const std::string& group) const;
 };
 
 // A workbench variant of a range (summary.json's ranges[].variants).
@@ -49,6 +60,26 @@ struct ResultRange {
   std::string best_variant;  // the fastest that verified; empty when none
 };
 
+struct CacheLevel {
+  std::string name;  // I1, D1, LL
+  std::uint64_t size_bytes = 0, ways = 0, line_bytes = 0;
+};
+
+// How the counting passes (--metrics) counted (summary.json's metrics);
+// all empty in a result without them.
+struct ResultMetrics {
+  std::vector<std::string> groups;
+  std::vector<std::pair<std::string, std::string>> backends;  // group, sim or perf
+  std::uint64_t counting_passes = 0;
+  std::vector<CacheLevel> cache_model;  // empty when nothing was simulated
+  std::string simulated_device;
+  std::vector<std::string> notes;
+  // "I1 32768 B, 8-way, 64 B lines; D1 ..."; empty without a cache model.
+  std::string cache_model_text() const;
+  // "L2Cache (sim), Instructions (sim)"; empty when nothing was counted.
+  std::string groups_text() const;
+};
+
 // One msprof-replay result, as docs/cli/msprof-replay-results.md describes summary.json.
 struct ReplayResult {
   std::string path;  // as given
@@ -57,6 +88,7 @@ struct ReplayResult {
   std::string replay_mode, cache_control;
   std::vector<std::string> notes;  // fallbacks the replayer took
   std::uint64_t launch_count = 0, warm_up = 0;
+  ResultMetrics metrics;
   std::vector<ResultRange> ranges;
   // "range mode, 10 passes" and the like, to label this result next to another.
   std::string label() const;

@@ -47,9 +47,15 @@ def properties_of(schema, name):
     if name == "(root)":
         return set(schema["properties"])
     definition = schema["$defs"].get(name)
-    if definition is None or "properties" not in definition:
+    if definition is None:
         return None
-    return set(definition["properties"])
+    # A definition that may also be null (cache_level) has its object
+    # among the alternatives.
+    found = [definition] + definition.get("oneOf", []) + definition.get("anyOf", [])
+    found = [d for d in found if "properties" in d]
+    if not found:
+        return None
+    return set().union(*(d["properties"] for d in found))
 
 
 def key_reads(text):
@@ -104,6 +110,24 @@ def reader_problems(reader_text, schema):
     return problems
 
 
+CACHE_LEVEL = {"size_bytes": 32768, "ways": 8, "line_bytes": 64}
+METRICS = {
+    "groups": ["L2Cache", "Instructions"],
+    "backends": {"L2Cache": "sim", "Instructions": "sim"},
+    "counting_passes": 0,
+    "cache_model": {"I1": CACHE_LEVEL, "D1": CACHE_LEVEL,
+                    "LL": {"size_bytes": 33554432, "ways": 16, "line_bytes": 64}},
+    "simulated_device": "pthread-haswell-AMD EPYC",
+    "notes": [],
+}
+KERNEL_METRICS = {
+    "L2Cache": {"backend": "sim", "read_cache_hit": 32768, "read_cache_miss": 0,
+                "write_cache_hit": 0, "write_cache_miss": 32768, "total_hit_rate(%)": 50},
+    "Instructions": {"backend": "sim", "instructions": 253952, "loads": 106496, "stores": 65536,
+                     "branches": 0, "branch_misses": 0},
+}
+
+
 def check_schema_catches(schema, valid):
     """The schema rejects what it must, and takes the valid document."""
     ok = True
@@ -145,6 +169,9 @@ def check_schema_catches(schema, valid):
         "a null time": lambda d: kernel0(d).update(original_us=None),
         "a tolerance": lambda d: d["options"].update(tolerance={"atol": 1e-6, "rtol": 0}),
         "joined program sources": lambda d: range0(d).update(program_source="binary,source"),
+        # The shape of tests/analyzer/metric_results.cc, the analyzer's metric fixtures.
+        "metrics, top level and per kernel": lambda d: (d.update(metrics=METRICS),
+                                                        kernel0(d).update(metrics=KERNEL_METRICS)),
     }
     for what, change in right.items():
         problems = check_summary.problems(mutated(change), schema)
