@@ -129,7 +129,7 @@ std::string bar_chart_svg(const std::string& title, const std::vector<Bar>& bars
 }
 
 std::string grouped_bar_svg(const std::string& title, const std::vector<std::string>& labels,
-                            const std::vector<Series>& given, const std::string& unit) {
+                            const std::vector<Series>& given, const std::string& unit, int digits) {
   std::vector<Series> series = given;
   for (auto& s : series) {
     for (auto& v : s.values) v = clean(v);
@@ -162,9 +162,9 @@ std::string grouped_bar_svg(const std::string& title, const std::vector<std::str
       const double w = (x1 - x0) * std::max(v, 0.0) / max;
       out += "<rect class=\"bar\" x=\"" + num(x0) + "\" y=\"" + num(by) + "\" width=\"" + num(w) +
              "\" height=\"" + num(bar - 2) + "\" fill=\"" + kColors[s % 10] + "\"><title>" +
-             html_escape(series[s].name) + ": " + fixed(v, 3) + "</title></rect><text x=\"" +
-             num(x0 + w + 6) + "\" y=\"" + num(by + 11) + "\" font-size=\"11\">" + fixed(v, 3) +
-             "</text>";
+             html_escape(series[s].name) + ": " + fixed(v, digits) + "</title></rect><text x=\"" +
+             num(x0 + w + 6) + "\" y=\"" + num(by + 11) + "\" font-size=\"11\">" +
+             fixed(v, digits) + "</text>";
     }
   }
   return out + "</svg>";

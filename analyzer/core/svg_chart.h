@@ -24,9 +24,11 @@ struct Series {
   std::string name;
   std::vector<double> values;
 };
-// Horizontal bars grouped per label, one bar per series (series[i].values[label]).
+// Horizontal bars grouped per label, one bar per series (series[i].values[label]),
+// each with its value in `digits` decimals.
 std::string grouped_bar_svg(const std::string& title, const std::vector<std::string>& labels,
-                            const std::vector<Series>& series, const std::string& unit);
+                            const std::vector<Series>& series, const std::string& unit,
+                            int digits = 3);
 // One polyline per series over the index of its values (pass 0, 1, ...).
 std::string line_chart_svg(const std::string& title, const std::vector<Series>& series,
                            const std::string& x_label, const std::string& unit);
