@@ -12,6 +12,8 @@
 #include "analyzer/core/analyze_error.h"
 #include "analyzer/core/chrome_trace.h"
 #include "analyzer/core/html_report.h"
+#include "analyzer/core/metric_comparison.h"
+#include "analyzer/core/metric_gate.h"
 #include "analyzer/core/object_table.h"
 #include "analyzer/core/range_listing.h"
 #include "analyzer/core/replay_result_reader.h"
@@ -32,6 +34,8 @@ namespace fs = std::filesystem;
 
 constexpr int kExitUnsound = 1;
 constexpr int kExitError = 2;
+// compare --fail-if: a metric crossed its threshold, or could not be checked.
+constexpr int kExitGate = 3;
 
 // Warnings wait until the command has done its work: when it fails, the one
 // error line is all the user gets.
@@ -105,6 +109,7 @@ bool starts_like_json(const std::string& path) {
 
 struct Options {
   std::string trace, range, format = "text", out, dtype = "uint8", a, b;
+  std::vector<std::string> fail_if;
   bool repair = false;
   bool force = false;
 };
@@ -212,12 +217,23 @@ int run_export(const Options& o) {
 
 int run_compare(const Options& o) {
   check_format(o.format);
+  std::vector<analyze::MetricGate> gates;
+  for (const auto& spec : o.fail_if) gates.push_back(analyze::parse_metric_gate(spec));
   const auto a = analyze::load_replay_result(o.a);
   const auto b = analyze::load_replay_result(o.b);
+  analyze::check_gate_metrics(gates, a, b);
   const auto rows = analyze::compare_results(a, b);
-  std::cout << (o.format == "json" ? analyze::comparison_json(a, b, rows).dump(2) + "\n"
-                                   : analyze::comparison_text(a, b, rows));
-  return 0;
+  const auto failures = analyze::gate_failures(gates, analyze::compare_metrics(a, b), a, b);
+  if (o.format == "json") {
+    auto json = analyze::comparison_json(a, b, rows);
+    if (!gates.empty()) json["fail_if"] = analyze::gate_failures_json(failures);
+    std::cout << json.dump(2) << "\n";
+  } else {
+    std::cout << analyze::comparison_text(a, b, rows);
+  }
+  // On stderr, so that a CI log shows them whatever the format of stdout.
+  for (const auto& f : failures) std::cerr << "msprof-analyze: " << f.line() << "\n";
+  return failures.empty() ? 0 : kExitGate;
 }
 
 int run_report(const Options& o) {
@@ -283,6 +299,12 @@ int main(int argc, char** argv) {
   compare->add_option("A", o.a, "OPPROF_* folder or summary.json")->required();
   compare->add_option("B", o.b, "OPPROF_* folder or summary.json")->required();
   compare->add_option("--format", o.format, "text or json");
+  compare
+      ->add_option("--fail-if", o.fail_if,
+                   "GROUP.COLUMN+PCT% or -PCT%: exit 3 when a kernel's metric changes past it "
+                   "from A to B (repeatable)")
+      ->type_name("GATE")
+      ->allow_extra_args(false);
   compare->callback([&] { run = run_compare; });
 
   auto* report = app.add_subcommand("report", "a self-contained HTML report of a replay result");

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "analyzer/core/metric_report.h"
 #include "analyzer/core/number_format.h"
 #include "analyzer/core/result_comparison.h"
 #include "analyzer/core/svg_chart.h"
@@ -48,7 +49,7 @@ std::string meta_table(const ReplayResult& r) {
       std::to_string(r.launch_count) + " measured, " + std::to_string(r.warm_up) + " warm-up");
   row("cache control", r.cache_control);
   for (const auto& note : r.notes) row("note", note);
-  return out + "</table>";
+  return out + metrics_meta_rows(r) + "</table>";
 }
 
 std::string kernel_table(const ResultRange& r) {
@@ -104,7 +105,8 @@ std::string variants_section(const ResultRange& r) {
                              bars, "us");
 }
 
-std::string range_section(const ResultRange& r) {
+std::string range_section(const ResultRange& r, const ReplayResult& result,
+                          const ReplayResult* other) {
   std::string out = "<h2>range " + e(r.name) + "</h2>";
   if (r.status != "replayed") {
     return out + "<p class=\"skipped\">" + e(r.status) +
@@ -143,7 +145,7 @@ std::string range_section(const ResultRange& r) {
     out += grouped_bar_svg(r.name + ": replay against the original run", labels, {original, replay},
                            "us");
   }
-  return out + kernel_table(r) + variants_section(r);
+  return out + kernel_table(r) + range_metrics_html(r, result, other) + variants_section(r);
 }
 
 std::string comparison_section(const ReplayResult& a, const ReplayResult& b) {
@@ -175,7 +177,7 @@ std::string comparison_section(const ReplayResult& a, const ReplayResult& b) {
                     : "only in B") +
            "</td></tr>";
   }
-  return out + "</table>";
+  return out + "</table>" + metric_comparison_html(a, b);
 }
 
 }  // namespace
@@ -187,7 +189,7 @@ std::string html_report(const ReplayResult& result, const ReplayResult* other) {
       e(result.trace.empty() ? result.path : result.trace) + "</title><style>" + kStyle +
       "</style></head><body><h1>msprof replay report</h1>" + meta_table(result);
   if (other) out += "<p>compared with</p>" + meta_table(*other);
-  for (const auto& r : result.ranges) out += range_section(r);
+  for (const auto& r : result.ranges) out += range_section(r, result, other);
   if (other) out += comparison_section(result, *other);
   return out + "</body></html>\n";
 }

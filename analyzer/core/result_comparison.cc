@@ -6,6 +6,7 @@
 #include <map>
 #include <tuple>
 
+#include "analyzer/core/metric_comparison.h"
 #include "analyzer/core/number_format.h"
 #include "printable_text/printable_text.h"
 
@@ -154,7 +155,7 @@ std::string comparison_text(const ReplayResult& a, const ReplayResult& b,
     }
   }
   if (!variants.empty()) out += "\nvariants:\n" + variants;
-  return out;
+  return out + metric_comparison_text(a, b, compare_metrics(a, b));
 }
 
 ordered_json comparison_json(const ReplayResult& a, const ReplayResult& b,
@@ -199,7 +200,8 @@ ordered_json comparison_json(const ReplayResult& a, const ReplayResult& b,
           {"b", {{"path", b.path}, {"label", b.label()}}},
           {"rows", list},
           {"verification", verdicts},
-          {"variants", variants}};
+          {"variants", variants},
+          {"metrics", metric_comparison_json(a, b, compare_metrics(a, b))}};
 }
 
 }  // namespace msprof::analyze
