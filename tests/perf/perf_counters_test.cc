@@ -68,7 +68,8 @@ TEST_CASE("PerfCounters: HostActivity counts the workers' launches, and only the
   CHECK(busy[0].backend == "perf");
   CHECK(busy[0].values.size() == 4);
   CHECK(value(busy[0], "page_faults") >= 2 * kPages);
-  CHECK(value(busy[0], "page_faults") < 2 * kPages + 64);
+  // Not many more: under ASan, its shadow of the pages faults too.
+  CHECK(value(busy[0], "page_faults") < 4 * kPages);
   // CPU time, whatever else the machine runs: both threads' spin at least.
   CHECK(value(busy[0], "task_clock(us)") >= 2 * kCpuMs * 1000 * 0.95);
   CHECK(value(busy[0], "task_clock(us)") < 2 * kCpuMs * 1000 * 3);
