@@ -163,6 +163,16 @@ ResultKernel kernel(const json& j) {
   return k;
 }
 
+// schema: variant.launch_metrics
+VariantLaunchMetrics variant_launch(const json& j) {
+  expect_object(j, "a variant's counted launch");
+  VariantLaunchMetrics l;
+  l.seq = count(j, "seq");
+  l.name = text(j, "name");
+  if (const json* metrics = object_at(j, "metrics")) l.metrics = kernel_metrics(*metrics);
+  return l;
+}
+
 // schema: variant, verification
 ResultVariant variant(const json& j) {
   expect_object(j, "a variant");
@@ -179,6 +189,10 @@ ResultVariant variant(const json& j) {
   v.beyond_spread = flag(j, "beyond_spread");
   if (const json* verification = object_at(j, "verification"))
     v.verification = text(*verification, "status");
+  // Absent in results from before variants were counted: none.
+  if (const json* launches = array_at(j, "launch_metrics")) {
+    for (const auto& l : *launches) v.launch_metrics.push_back(variant_launch(l));
+  }
   return v;
 }
 

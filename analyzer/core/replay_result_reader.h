@@ -35,6 +35,15 @@ struct ResultKernel {
   const KernelMetricGroup* find_metrics(const std::string& group) const;
 };
 
+// A changed kernel's launch as a variant ran it, counted (--metrics):
+// summary.json's ranges[].variants[].launch_metrics, to set beside the
+// recorded launch of the same seq in ranges[].kernels.
+struct VariantLaunchMetrics {
+  std::uint64_t seq = 0;
+  std::string name;
+  std::vector<KernelMetricGroup> metrics;
+};
+
 // A workbench variant of a range (summary.json's ranges[].variants).
 struct ResultVariant {
   std::string label, status, reason;  // status: measured or failed
@@ -43,6 +52,7 @@ struct ResultVariant {
   double ratio = 0, changed_ratio = 0;  // against the recorded range's passes beside it
   bool beyond_spread = false;
   std::string verification;
+  std::vector<VariantLaunchMetrics> launch_metrics;  // empty when nothing was counted
 };
 
 struct ResultRange {

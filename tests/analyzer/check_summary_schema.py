@@ -29,10 +29,10 @@ import check_summary  # noqa: E402  (schemas/, found through the path above)
 
 MARKER = re.compile(r"^\s*//\s*schema:\s*(.*)$")
 # How the reader reads a key: number(j, "key"), count(...), text(...),
-# stats(...), list<T>(...), j.at("key"), j.contains("key"), j["key"],
-# j.value("key", ...).
+# stats(...), flag(...), list<T>(...), object_at(...), array_at(...), j.at("key"),
+# j.contains("key"), j["key"], j.value("key", ...).
 KEY_READS = (
-    re.compile(r'\b(?:number|count|text|stats|list<[^>]*>)\(\s*[^,()]+(?:\([^()]*\))?\s*,\s*"([^"]+)"'),
+    re.compile(r'\b(?:number|count|text|stats|flag|object_at|array_at|list<[^>]*>)\(\s*[^,()]+(?:\([^()]*\))?\s*,\s*"([^"]+)"'),
     re.compile(r'\.(?:at|contains|value|find)\(\s*"([^"]+)"'),
     re.compile(r'\[\s*"([^"]+)"\s*\]'),
 )
@@ -44,9 +44,18 @@ def fail(message):
 
 
 def properties_of(schema, name):
+    """The fields of definition `name`; "variant.launch_metrics" names the
+    object a definition's field holds (the items, for an array)."""
     if name == "(root)":
         return set(schema["properties"])
-    definition = schema["$defs"].get(name)
+    path = name.split(".")
+    definition = schema["$defs"].get(path[0])
+    for field in path[1:]:
+        if definition is None:
+            return None
+        definition = definition.get("properties", {}).get(field)
+        if definition is not None and definition.get("type") == "array":
+            definition = definition.get("items")
     if definition is None:
         return None
     # A definition that may also be null (cache_level) has its object
@@ -127,6 +136,20 @@ KERNEL_METRICS = {
                      "branches": 0, "branch_misses": 0},
 }
 
+STATS = {"min": 111.061, "median": 116.478, "mean": 125.662, "max": 149.447, "stddev": 16.96}
+# A workbench variant whose changed launch was counted, cut from a real
+# `msprof-replay pc.fb --metrics L2Cache,Instructions --metrics-backend sim
+# --local-size consume=256` result (tests/analyzer/metric_results.cc's shape).
+VARIANT = {
+    "label": "consume:local-size=256", "status": "measured", "reason": "", "build_log": "",
+    "changed_kernels": ["consume"], "changed_us": STATS, "recorded_changed_us": STATS,
+    "wall_us": STATS, "changed_passes_us": [116.478], "recorded_changed_passes_us": [112.212],
+    "wall_passes_us": [344.457], "ratio": 0.973, "changed_ratio": 1.038, "beyond_spread": False,
+    "verification": {"status": "bit-exact", "reason": "", "pass": 0, "passes_compared": 1,
+                     "buffers": []},
+    "launch_metrics": [{"seq": 1, "name": "consume", "metrics": KERNEL_METRICS}],
+}
+
 
 def check_schema_catches(schema, valid):
     """The schema rejects what it must, and takes the valid document."""
@@ -172,6 +195,8 @@ def check_schema_catches(schema, valid):
         # The shape of tests/analyzer/metric_results.cc, the analyzer's metric fixtures.
         "metrics, top level and per kernel": lambda d: (d.update(metrics=METRICS),
                                                         kernel0(d).update(metrics=KERNEL_METRICS)),
+        "a variant with its changed launch counted": lambda d: range0(d).update(
+            variants=[VARIANT]),
     }
     for what, change in right.items():
         problems = check_summary.problems(mutated(change), schema)
@@ -193,6 +218,10 @@ def check_analyzer_refuses(schema, valid, analyze):
         "ranges[0].verification.status as a number": lambda d: range0(d)["verification"].update(
             status=1),
         "ranges[0].kernels as an object": lambda d: range0(d).update(kernels={"a": 1}),
+        "a variant's launch_metrics as an object": lambda d: range0(d).update(
+            variants=[dict(VARIANT, launch_metrics={"seq": 1})]),
+        "a variant's counted launch's seq as text": lambda d: range0(d).update(
+            variants=[dict(VARIANT, launch_metrics=[dict(VARIANT["launch_metrics"][0], seq="1")])]),
     }
     with tempfile.TemporaryDirectory() as tmp:
         for what, change in wrong.items():
