@@ -145,7 +145,8 @@ std::string range_section(const ResultRange& r, const ReplayResult& result,
     out += grouped_bar_svg(r.name + ": replay against the original run", labels, {original, replay},
                            "us");
   }
-  return out + kernel_table(r) + range_metrics_html(r, result, other) + variants_section(r);
+  return out + kernel_table(r) + range_metrics_html(r, result, other) + variants_section(r) +
+         variant_metrics_html(r);
 }
 
 std::string comparison_section(const ReplayResult& a, const ReplayResult& b) {

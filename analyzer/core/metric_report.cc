@@ -6,6 +6,7 @@
 
 #include "analyzer/core/metric_comparison.h"
 #include "analyzer/core/svg_chart.h"
+#include "analyzer/core/variant_metrics.h"
 
 namespace msprof::analyze {
 namespace {
@@ -199,6 +200,31 @@ std::string metrics_meta_rows(const ReplayResult& result) {
   if (!m.simulated_device.empty()) out += meta_row("simulated device", m.simulated_device);
   for (const auto& note : m.notes) out += meta_row("metrics note", note);
   return out;
+}
+
+std::string variant_metrics_html(const ResultRange& range) {
+  const auto rows = variant_metric_rows(range);
+  if (rows.empty()) return "";
+  std::string out = "<h3>" + e(range.name) +
+                    ": variant metrics</h3><table class=\"variant-metrics\"><tr><th "
+                    "class=\"name\">variant</th><th class=\"name\">launch</th><th "
+                    "class=\"name\">metric</th><th>recorded</th><th>variant</th><th>difference</"
+                    "th><th>change</th></tr>";
+  for (const auto& row : rows) {
+    const MetricRow& m = row.metric;
+    out += "<tr><td class=\"name\">" + e(row.variant) + "</td><td class=\"name\">#" +
+           std::to_string(row.seq) + " " + e(m.kernel) + "</td><td class=\"name\">" +
+           e(m.metric()) + "</td><td>" + metric_value_text(m.a) + "</td><td>" +
+           metric_value_text(m.b) + "</td>";
+    if (m.comparable()) {
+      out += "<td>" + metric_value_text(m.difference()) + "</td><td>" +
+             e(change_text(m.change_pct())) + "</td></tr>";
+    } else {
+      out += "<td colspan=\"2\" class=\"name\">not comparable: recorded " + e(m.a_backend) +
+             ", variant " + e(m.b_backend) + "</td></tr>";
+    }
+  }
+  return out + "</table>";
 }
 
 std::string metric_comparison_html(const ReplayResult& a, const ReplayResult& b) {

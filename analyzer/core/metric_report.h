@@ -20,6 +20,11 @@ std::string range_metrics_html(const ResultRange& range, const ReplayResult& res
 // cache and device, the notes of the counting passes.
 std::string metrics_meta_rows(const ReplayResult& result);
 
+// The range's variants' counted launches against the recorded launches of
+// the same seq (variant_metrics.h): a table of recorded, variant, difference
+// and change per column; "" when no variant's launch was counted.
+std::string variant_metrics_html(const ResultRange& range);
+
 // The metric comparison table (A, B, B-A, change) of the report's
 // comparison section; "" when the results share no counted metric.
 std::string metric_comparison_html(const ReplayResult& a, const ReplayResult& b);

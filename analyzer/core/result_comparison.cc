@@ -8,6 +8,7 @@
 
 #include "analyzer/core/metric_comparison.h"
 #include "analyzer/core/number_format.h"
+#include "analyzer/core/variant_metrics.h"
 #include "printable_text/printable_text.h"
 
 namespace msprof::analyze {
@@ -155,7 +156,8 @@ std::string comparison_text(const ReplayResult& a, const ReplayResult& b,
     }
   }
   if (!variants.empty()) out += "\nvariants:\n" + variants;
-  return out + metric_comparison_text(a, b, compare_metrics(a, b));
+  return out + metric_comparison_text(a, b, compare_metrics(a, b)) + variant_metrics_text(a, "A") +
+         variant_metrics_text(b, "B");
 }
 
 ordered_json comparison_json(const ReplayResult& a, const ReplayResult& b,
@@ -194,6 +196,8 @@ ordered_json comparison_json(const ReplayResult& a, const ReplayResult& b,
       }
     }
   }
+  ordered_json variant_metrics = variant_metrics_json(a, "a");
+  for (auto& row : variant_metrics_json(b, "b")) variant_metrics.push_back(std::move(row));
   return {{"format", "msprof-analyze-compare"},
           {"version", 1},
           {"a", {{"path", a.path}, {"label", a.label()}}},
@@ -201,7 +205,8 @@ ordered_json comparison_json(const ReplayResult& a, const ReplayResult& b,
           {"rows", list},
           {"verification", verdicts},
           {"variants", variants},
-          {"metrics", metric_comparison_json(a, b, compare_metrics(a, b))}};
+          {"metrics", metric_comparison_json(a, b, compare_metrics(a, b))},
+          {"variant_metrics", variant_metrics}};
 }
 
 }  // namespace msprof::analyze

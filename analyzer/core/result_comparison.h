@@ -31,8 +31,9 @@ std::vector<RangeVerdicts> verdicts_of(const ReplayResult& a, const ReplayResult
 // kernel change, line up. Sorted by the factor of change, largest first, then
 // rows found in only one result.
 std::vector<ComparisonRow> compare_results(const ReplayResult& a, const ReplayResult& b);
-// Text and JSON of the rows, the verdicts, the variants, and last the
-// metrics both results counted (metric_comparison.h).
+// Text and JSON of the rows, the verdicts, the variants, the metrics both
+// results counted (metric_comparison.h), and last each result's variants'
+// counted launches (variant_metrics.h).
 std::string comparison_text(const ReplayResult& a, const ReplayResult& b,
                             const std::vector<ComparisonRow>& rows);
 nlohmann::ordered_json comparison_json(const ReplayResult& a, const ReplayResult& b,

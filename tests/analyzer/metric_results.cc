@@ -75,6 +75,26 @@ ordered_json PipelineResult::json() const {
                   {"kernel_sum_us", stats(mode == "range" ? 198.552 : 225.941)},
                   {"verification", {{"status", "bit-exact"}}},
                   {"kernels", {produce_k, consume_k}}}};
+  if (variant) {
+    ordered_json v = {{"label", "consume:local-size=256"},
+                      {"status", "measured"},
+                      {"changed_kernels", {"consume"}},
+                      {"changed_us", stats(77.5)},
+                      {"recorded_changed_us", stats(74.679)},
+                      {"wall_us", stats(255.1)},
+                      {"ratio", 0.976},
+                      {"changed_ratio", 1.038},
+                      {"beyond_spread", false},
+                      {"verification", {{"status", "bit-exact"}}}};
+    if (variant_counted) {
+      v["launch_metrics"] = {
+          {{"seq", 1},
+           {"name", "consume"},
+           {"metrics", kernel(1, "consume", 77.5, variant_consume, backend)["metrics"]}}};
+    }
+    j["ranges"][0]["variants"] = {v};
+    j["ranges"][0]["best_variant"] = "consume:local-size=256";
+  }
   return j;
 }
 

@@ -24,6 +24,13 @@ struct PipelineResult {
   std::string backend = "sim";
   std::uint64_t ll_bytes = 33554432;  // the simulated last level
   bool metrics = true;                // false: a result from before --metrics
+  // A workbench variant "consume:local-size=256" of the range, its changed
+  // launch (consume, seq 1) counted as `variant_consume` (the real replay's
+  // instructions: 253952 recorded, 210944 with the variant);
+  // `variant_counted` false: a result from before variants were counted.
+  bool variant = false;
+  bool variant_counted = true;
+  KernelCounts variant_consume{32768, 0, 50, 210944};
   nlohmann::ordered_json json() const;
   // Writes json() to dir/name/summary.json and returns that folder.
   std::filesystem::path write(const std::filesystem::path& dir, const std::string& name) const;
