@@ -88,14 +88,20 @@ std::vector<std::vector<MetricGroup>> CallgrindCounters::passes(
   return {simulated};
 }
 
+void CallgrindCounters::begin_range() {
+  // Starting empties the simulated cache: every range's counting starts
+  // from the same (empty) cache, whatever ranges came before it.
+  CALLGRIND_START_INSTRUMENTATION;
+}
+
+void CallgrindCounters::end_range() {
+  CALLGRIND_STOP_INSTRUMENTATION;
+}
+
 void CallgrindCounters::begin_pass(std::size_t range_index, unsigned pass_index,
                                    const std::vector<MetricGroup>&) {
   range_index_ = range_index;
   pass_index_ = pass_index;
-  if (!instrumenting_) {
-    CALLGRIND_START_INSTRUMENTATION;
-    instrumenting_ = true;
-  }
 }
 
 void CallgrindCounters::begin_kernel(std::uint64_t) {

@@ -49,8 +49,11 @@ class CallgrindCounters final : public CounterBackend {
   // events at once. Groups it does not simulate are left out.
   std::vector<std::vector<MetricGroup>> passes(
       const std::vector<MetricGroup>& groups) const override;
-  // Starts the instrumentation on the first pass, so that start-up runs at
-  // native speed (it also empties the simulated cache).
+  // Instruments only around each range's counting passes, so that start-up,
+  // loading and the warm-up passes run at valgrind's plain speed (starting
+  // also empties the simulated cache).
+  void begin_range() override;
+  void end_range() override;
   void begin_pass(std::size_t range_index, unsigned pass_index,
                   const std::vector<MetricGroup>& groups) override;
   void count_variant(std::optional<std::size_t> variant) override { variant_ = variant; }
@@ -58,9 +61,9 @@ class CallgrindCounters final : public CounterBackend {
   // Dumps the launch's counts to their own file, named by dump_name().
   std::vector<GroupCounts> end_kernel(std::uint64_t seq) override;
   void end_pass() override {}
-  // Empties the simulated D1 and LL by reading a scratch buffer of twice
-  // the larger one, one load per line: the simulator ignores CLFLUSH and
-  // does not know CLFLUSHOPT.
+  // Empties the simulated D1 and LL by reading a scratch region of the
+  // larger one plus an eighth, one load per line: the simulator ignores
+  // CLFLUSH and does not know CLFLUSHOPT.
   bool clear_cache() override;
   // The counts see the simulator's cache, never the device's.
   bool simulates_cache() const override { return true; }
@@ -68,7 +71,6 @@ class CallgrindCounters final : public CounterBackend {
 
  private:
   CacheModel model_;
-  bool instrumenting_ = false;
   std::size_t range_index_ = 0;
   unsigned pass_index_ = 0;
   std::optional<std::size_t> variant_;

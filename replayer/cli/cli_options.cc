@@ -234,6 +234,9 @@ bool parse_command_line(int argc, char** argv, CliOptions& options, int& exit_co
       options.counting_child.empty())
     check_output_folder(options.output);
   if (!metrics.empty()) {
+    options.metrics_default = parse_metric_groups(metrics) == all_metric_groups() &&
+                              (metrics.find("Default") != std::string::npos ||
+                               metrics.find("default") != std::string::npos);
     for (const MetricGroup group : parse_metric_groups(metrics)) {
       if (group != MetricGroup::BasicInfo) options.replay.metrics.push_back(group);
     }

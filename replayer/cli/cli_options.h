@@ -20,6 +20,8 @@ struct CliOptions {
   std::string output = ".";
   OutputFormat format = OutputFormat::Table;
   bool list_metrics = false;
+  // --metrics Default: every group some backend here can count, not all.
+  bool metrics_default = false;
   // Set in the run msprof-replay starts of itself under the simulator
   // (--metrics-backend sim): count there, write nothing but the
   // simulator's files into this folder.

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 
@@ -21,13 +22,16 @@ namespace {
 // on a terminal, with the time left; a line per range otherwise (a log).
 class CountingProgress {
  public:
-  CountingProgress(const std::vector<SelectedRange>& selection, unsigned passes)
+  CountingProgress(const std::vector<SelectedRange>& selection, unsigned passes,
+                   std::size_t variants)
       : selection_(selection), terminal_(::isatty(STDERR_FILENO) != 0) {
     for (const auto& s : selection) {
       if (!s.replayable) continue;
       for (const auto& c : s.range->commands)
         total_ += passes * std::holds_alternative<trace::KernelLaunch>(c.body);
     }
+    // Each workbench variant that touches a range is counted again.
+    total_ *= 1 + variants;
   }
   ~CountingProgress() {
     if (terminal_ && shown_) std::cerr << "\n";
@@ -39,7 +43,7 @@ class CountingProgress {
     const std::string name = printable(selection_[step.range_index].range->name);
     if (terminal_) {
       std::string left = "";
-      if (done_ != 0) {
+      if (done_ != 0 && done_ < total_) {
         const double per = std::chrono::duration<double>(now - start_).count() / done_;
         const double seconds = per * static_cast<double>(total_ - done_);
         char text[64];
@@ -47,11 +51,12 @@ class CountingProgress {
                       seconds < 10 ? ", about %.1f s left" : ", about %.0f s left", seconds);
         left = text;
       }
-      std::cerr << "\rmsprof-replay: simulating range '" << name << "': pass " << step.pass + 1
-                << "/" << step.passes << ", kernel " << step.kernel << "/" << step.kernels << left
-                << "\x1b[K" << std::flush;
+      std::cerr << "\rmsprof-replay: simulating range '" << name << "'"
+                << (step.variant ? " variant " + std::to_string(*step.variant + 1) : "")
+                << ": pass " << step.pass + 1 << "/" << step.passes << ", kernel " << step.kernel
+                << "/" << step.kernels << left << "\x1b[K" << std::flush;
       shown_ = true;
-    } else if (step.kernel == 1 && step.pass == 0) {
+    } else if (step.kernel == 1 && step.pass == 0 && !step.variant) {
       std::cerr << "msprof-replay: info: simulating range '" << name << "' (" << step.kernels
                 << " kernel launch(es), " << step.passes << " counting pass(es))\n";
     }
@@ -66,7 +71,32 @@ class CountingProgress {
   std::chrono::steady_clock::time_point start_;
 };
 
+// Where PoCL keeps the kernels it built, as PoCL 3.1 finds it.
+std::filesystem::path pocl_kernel_cache() {
+  if (const char* dir = std::getenv("POCL_CACHE_DIR"); dir != nullptr && *dir != '\0') return dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != '\0')
+    return std::filesystem::path(xdg) / "pocl" / "kcache";
+  const char* home = std::getenv("HOME");
+  return std::filesystem::path(home != nullptr ? home : "/") / ".cache" / "pocl" / "kcache";
+}
+
+// Kernel binaries in PoCL's cache: what a run added tells that it built.
+std::size_t cached_kernel_count() {
+  std::size_t count = 0;
+  std::error_code ec;
+  for (std::filesystem::recursive_directory_iterator it(pocl_kernel_cache(), ec), end;
+       !ec && it != end; it.increment(ec)) {
+    count += it->path().extension() == ".so";
+  }
+  return count;
+}
+
 }  // namespace
+
+void report_child_error(const std::filesystem::path& folder, const std::string& message) {
+  std::ofstream report(folder / child_report_name(), std::ios::app);
+  report << "error " << printable(message) << "\n";
+}
 
 int run_counting_child(const trace::TraceReader& reader, const TraceCatalog& catalog,
                        ReplayDevice& device, ReplayOptions options,
@@ -82,15 +112,26 @@ int run_counting_child(const trace::TraceReader& reader, const TraceCatalog& cat
   CallgrindCounters counters(model);
   ReplaySession session(reader, catalog, device, options);
   session.count_with(counters, groups);
-  CountingProgress progress(selection, static_cast<unsigned>(counters.passes(groups).size()));
+  CountingProgress progress(selection, static_cast<unsigned>(counters.passes(groups).size()),
+                            options.variants.size());
   session.on_counting_step([&](const CountingStep& step) { progress.step(step); });
+  const std::size_t cached_before = cached_kernel_count();
   const ReplayResult result = session.run(selection);
+  const std::size_t cached_after = cached_kernel_count();
   std::ofstream report(folder / child_report_name());
   report << "device " << printable(device.description().name) << "\n";
+  report << "built " << (cached_after > cached_before ? cached_after - cached_before : 0) << "\n";
   for (std::size_t i = 0; i < result.ranges.size(); ++i) {
     const auto& r = result.ranges[i];
     if (r.outcome == RangeOutcome::Failed)
       report << "failed " << i << " " << printable(r.reason) << "\n";
+    else if (!r.counting_problem.empty())
+      report << "failed " << i << " " << printable(r.counting_problem) << "\n";
+    for (const auto& v : r.variants) {
+      if (v.failed)
+        report << "failed-variant " << i << " " << v.option_index << " " << printable(v.reason)
+               << "\n";
+    }
   }
   report.close();
   return report ? 0 : 1;

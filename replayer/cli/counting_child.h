@@ -21,10 +21,17 @@ int run_counting_child(const trace::TraceReader& reader, const TraceCatalog& cat
                        const std::vector<SelectedRange>& selection,
                        const std::filesystem::path& folder);
 
-// The report's file name inside the folder. Lines: "device NAME", then
-// "failed INDEX REASON" per range that failed.
+// The report's file name inside the folder. Lines: "device NAME"; "built
+// N" (kernel binaries PoCL added to its cache during the run); per range
+// that failed or was not counted "failed INDEX REASON"; per workbench
+// variant that failed "failed-variant INDEX OPTION_INDEX REASON"; "error
+// MESSAGE" when the run itself failed.
 constexpr const char* child_report_name() {
   return "child-report.txt";
 }
+
+// Writes "error MESSAGE" into the report: the child's one-line failure,
+// for the parent to say.
+void report_child_error(const std::filesystem::path& folder, const std::string& message);
 
 }  // namespace msprof::replay::cli

@@ -1,5 +1,6 @@
 // msprof-replay: replays the ranges of a trace on a device and measures them.
 // Thin: parse, open, pick the device, run the session, write the results.
+#include <algorithm>
 #include <iostream>
 #include <string>
 
@@ -76,7 +77,25 @@ void order_metrics(MetricsSummary& m) {
   m.backends = std::move(backends);
 }
 
+int run_checked(int argc, char** argv);
+
+// The run under the simulator reports its one-line failure to its parent,
+// which says it, instead of printing it beside the parent's own lines.
 int run(int argc, char** argv) {
+  std::string child_folder;
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (std::string(argv[i]) == "--counting-child") child_folder = argv[i + 1];
+  }
+  if (child_folder.empty()) return run_checked(argc, argv);
+  try {
+    return run_checked(argc, argv);
+  } catch (const std::exception& e) {
+    cli::report_child_error(child_folder, e.what());
+  }
+  return kExitError;
+}
+
+int run_checked(int argc, char** argv) {
   cli::CliOptions options;
   int exit_code = 0;
   if (!cli::parse_command_line(argc, argv, options, exit_code)) return exit_code;
@@ -95,7 +114,10 @@ int run(int argc, char** argv) {
     return 0;
   }
   const trace::TraceReader reader(options.trace);
-  for (const auto& warning : reader.warnings()) say("warning", warning);
+  // Said once, by the parent, not again by the run under the simulator.
+  if (options.counting_child.empty()) {
+    for (const auto& warning : reader.warnings()) say("warning", warning);
+  }
   const TraceCatalog catalog(reader);
   if (options.list_ranges) {
     std::cout << range_listing(catalog.ranges());
@@ -126,25 +148,34 @@ int run(int argc, char** argv) {
                      api + " backend");
   }
   const auto devices = opencl::list_opencl_devices();
+  if (!options.counting_child.empty()) {
+    // Under the simulator the one PoCL device is the one its parent asked
+    // for, under another name (simulating_environment()).
+    const auto pocl = std::find_if(devices.begin(), devices.end(), [](const auto& d) {
+      return d.description.names_kernel_functions;
+    });
+    if (pocl == devices.end()) throw UsageError("no PoCL device under the simulator");
+    opencl::OpenClDevice device(*pocl);
+    return cli::run_counting_child(reader, catalog, device, options.replay, selection,
+                                   options.counting_child);
+  }
   std::string note;
   const auto& entry = opencl::choose_device(devices, options.device, catalog.info(), note);
-  if (!note.empty() && options.counting_child.empty()) say("note", note);
+  if (!note.empty()) say("note", note);
   if (options.list_metrics) {
     std::cout << cli::metrics_listing(entry.description, cli::probe_counter_availability());
     return 0;
   }
   opencl::OpenClDevice device(entry);
-  if (!options.counting_child.empty()) {
-    return cli::run_counting_child(reader, catalog, device, options.replay, selection,
-                                   options.counting_child);
-  }
 
   // Said before any range is replayed: a group nobody here can count.
   cli::MetricsPlan metrics;
   SimulatedCacheModel cache_model;
   if (!options.replay.metrics.empty()) {
-    metrics = cli::plan_metrics(options.replay, entry.description,
-                                cli::probe_counter_availability(), descriptions(devices));
+    metrics =
+        cli::plan_metrics(options.replay, entry.description, cli::probe_counter_availability(),
+                          descriptions(devices), options.metrics_default);
+    for (const auto& skipped : metrics.skipped) say("note", skipped);
     if (!metrics.perf.empty()) perf::PerfCounters::check_groups(metrics.perf);
     if (!metrics.sim.empty()) {
       cache_model = host_cache_model();
@@ -162,13 +193,18 @@ int run(int argc, char** argv) {
     session.count_with(*perf_counters, metrics.perf);
   }
   ReplayResult result = session.run(selection);
+  std::string simulation_error;
   if (!metrics.sim.empty() && result.any_replayed()) {
     say("info",
         "counting under the simulator (callgrind): the counting passes of every range "
         "again, tens of times slower than natively");
-    cli::count_by_simulation(std::vector<std::string>(argv + 1, argv + argc), metrics.sim,
-                             cache_model.model, result);
-    for (const auto& n : cache_model.notes) result.metrics.notes.push_back(n);
+    simulation_error = cli::count_by_simulation(std::vector<std::string>(argv + 1, argv + argc),
+                                                metrics.sim, cache_model.model, result);
+    if (simulation_error.empty()) {
+      for (const auto& n : cache_model.notes) result.metrics.notes.push_back(n);
+    } else {
+      result.metrics.notes.push_back("no simulated counts: " + simulation_error);
+    }
   }
   order_metrics(result.metrics);
   for (const auto& n : result.notes) say("note", n);
@@ -197,6 +233,12 @@ int run(int argc, char** argv) {
   if (!result.any_replayed()) {
     say("error", "no range could be replayed; see the reasons above (--list shows every range)");
     return kExitNothingReplayed;
+  }
+  if (!simulation_error.empty()) {
+    // The timed results are written; the counts asked for are not there.
+    say("error", simulation_error + "; the timed results are in " + folder.string() +
+                     ", without simulated counts");
+    return kExitError;
   }
   if (result.any_failure()) {
     say("error",

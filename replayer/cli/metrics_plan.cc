@@ -64,41 +64,61 @@ CounterAvailability probe_counter_availability() {
   return available;
 }
 
+namespace {
+
+// The backend that counts `group` here; UsageError when none can.
+bool counted_by_perf(MetricGroup group, const ReplayOptions& options,
+                     const DeviceDescription& device, const CounterAvailability& available,
+                     const std::vector<DeviceDescription>& devices) {
+  const std::string name(metric_group_name(group));
+  const auto choice = options.metrics_backend;
+  bool use_perf = false;
+  if (group == MetricGroup::HostActivity) {
+    if (choice == CounterBackendChoice::Sim) {
+      throw UsageError(
+          "HostActivity is counted by perf alone (the software counters of the "
+          "device's threads); use --metrics-backend perf or auto, or leave "
+          "HostActivity out");
+    }
+    use_perf = true;
+  } else if (hardware_group(group)) {
+    use_perf = choice == CounterBackendChoice::Perf ||
+               (choice == CounterBackendChoice::Auto && available.hardware_refusal.empty() &&
+                device.runs_in_process);
+  }
+  if (use_perf) {
+    if (!device.runs_in_process) throw UsageError(name + ": " + why_perf_cannot(device, devices));
+    const std::string& refusal = group == MetricGroup::HostActivity ? available.software_refusal
+                                                                    : available.hardware_refusal;
+    if (!refusal.empty()) throw UsageError(name + ": " + refusal);
+    return true;
+  }
+  if (!device.names_kernel_functions)
+    throw UsageError(name + ": " + why_sim_cannot(device, devices));
+  if (!available.simulator_refusal.empty())
+    throw UsageError(name + ": " + available.simulator_refusal);
+  return false;
+}
+
+}  // namespace
+
 MetricsPlan plan_metrics(const ReplayOptions& options, const DeviceDescription& device,
                          const CounterAvailability& available,
-                         const std::vector<DeviceDescription>& devices) {
+                         const std::vector<DeviceDescription>& devices, bool skip_uncountable) {
   MetricsPlan plan;
-  const auto choice = options.metrics_backend;
+  std::string first_refusal;
   for (const MetricGroup group : options.metrics) {
-    const std::string name(metric_group_name(group));
-    bool use_perf = false;
-    if (group == MetricGroup::HostActivity) {
-      if (choice == CounterBackendChoice::Sim) {
-        throw UsageError(
-            "HostActivity is counted by perf alone (the software counters of the "
-            "device's threads); use --metrics-backend perf or auto, or leave "
-            "HostActivity out");
-      }
-      use_perf = true;
-    } else if (hardware_group(group)) {
-      use_perf = choice == CounterBackendChoice::Perf ||
-                 (choice == CounterBackendChoice::Auto && available.hardware_refusal.empty() &&
-                  device.runs_in_process);
+    try {
+      (counted_by_perf(group, options, device, available, devices) ? plan.perf : plan.sim)
+          .push_back(group);
+    } catch (const UsageError& e) {
+      if (!skip_uncountable) throw;
+      if (first_refusal.empty()) first_refusal = e.what();
+      plan.skipped.push_back(std::string(metric_group_name(group)) +
+                             " left out of Default: " + e.what());
     }
-    if (use_perf) {
-      if (!device.runs_in_process) throw UsageError(name + ": " + why_perf_cannot(device, devices));
-      const std::string& refusal = group == MetricGroup::HostActivity ? available.software_refusal
-                                                                      : available.hardware_refusal;
-      if (!refusal.empty()) throw UsageError(name + ": " + refusal);
-      plan.perf.push_back(group);
-      continue;
-    }
-    if (!device.names_kernel_functions)
-      throw UsageError(name + ": " + why_sim_cannot(device, devices));
-    if (!available.simulator_refusal.empty())
-      throw UsageError(name + ": " + available.simulator_refusal);
-    plan.sim.push_back(group);
   }
+  if (plan.empty() && !first_refusal.empty()) throw UsageError(first_refusal);
   return plan;
 }
 

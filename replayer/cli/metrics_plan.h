@@ -20,16 +20,21 @@ CounterAvailability probe_counter_availability();
 // Which backend counts which of the asked groups on `device`.
 struct MetricsPlan {
   std::vector<MetricGroup> perf, sim;
+  // The groups left out, with why (only where `skip_uncountable`).
+  std::vector<std::string> skipped;
   bool empty() const { return perf.empty() && sim.empty(); }
 };
 
 // UsageError, one line naming the fix, for a group no backend can count
 // here: HostActivity asked of sim, perf without a PMU or allowed no
-// counters, sim without valgrind, a device neither backend can watch
-// (`usable` names those the backends can use).
+// counters, sim without valgrind, a device neither backend can watch (the
+// message names those of `devices` that fit). With `skip_uncountable`
+// (--metrics Default) such a group is left out instead, and said in
+// `skipped`; UsageError only when none is left.
 MetricsPlan plan_metrics(const ReplayOptions& options, const DeviceDescription& device,
                          const CounterAvailability& available,
-                         const std::vector<DeviceDescription>& devices);
+                         const std::vector<DeviceDescription>& devices,
+                         bool skip_uncountable = false);
 
 // --list-metrics: each group, its columns and who can count it on `device`.
 std::string metrics_listing(const DeviceDescription& device, const CounterAvailability& available);

@@ -6,11 +6,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
+#include <set>
 
 #include "replayer/callgrind/callgrind_client.h"
 #include "replayer/callgrind/callgrind_dump.h"
@@ -51,17 +54,6 @@ class ScratchFolder {
   fs::path path_;
 };
 
-// The last non-empty line of valgrind's own log, to say why it failed.
-std::string last_log_line(const fs::path& log) {
-  std::ifstream in(log);
-  std::string line, last;
-  while (std::getline(in, line)) {
-    const auto text = line.find_first_not_of("=-0123456789 ");
-    if (text != std::string::npos) last = line.substr(text);
-  }
-  return last;
-}
-
 int run_and_wait(const std::vector<std::string>& args, const std::vector<std::string>& env) {
   std::vector<char*> argv, envp;
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
@@ -83,19 +75,21 @@ int run_and_wait(const std::vector<std::string>& args, const std::vector<std::st
   return WEXITSTATUS(status);
 }
 
-// The environment of the simulated run: PoCL with one worker thread, so
-// that the work-groups run in one order and the counts repeat; hwloc
-// without its CPUID probe, which says on stderr that it cannot run under
-// valgrind (the topology comes from sysfs all the same).
+// The environment of the simulated run. PoCL's basic device, which runs
+// every work-group on the thread that waits for the command: with worker
+// threads (even one), how valgrind interleaves the waiting thread's few
+// accesses with the kernel's depends on timing, and under load a launch's
+// misses changed from run to run by a few lines. hwloc without its CPUID
+// probe, which says on stderr that it cannot run under valgrind (the
+// topology comes from sysfs all the same).
 std::vector<std::string> child_environment() {
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string entry = *e;
-    if (entry.rfind("POCL_MAX_PTHREAD_COUNT=", 0) == 0 || entry.rfind("HWLOC_COMPONENTS=", 0) == 0)
-      continue;
+    if (entry.rfind("POCL_DEVICES=", 0) == 0 || entry.rfind("HWLOC_COMPONENTS=", 0) == 0) continue;
     env.push_back(entry);
   }
-  env.push_back("POCL_MAX_PTHREAD_COUNT=1");
+  env.push_back("POCL_DEVICES=basic");
   env.push_back("HWLOC_COMPONENTS=-x86");
   return env;
 }
@@ -125,44 +119,80 @@ std::vector<std::string> callgrind_arguments(const fs::path& valgrind, const Cac
   return args;
 }
 
-}  // namespace
+// What the simulated run's report says (counting_child.h).
+struct ChildReport {
+  std::string device;
+  std::size_t built = 0;
+  std::string error;
+  std::map<std::size_t, std::string> failed_ranges;
+  std::set<std::pair<std::size_t, std::size_t>> failed_variants;  // range, option index
+};
 
-void count_by_simulation(const std::vector<std::string>& self_args,
-                         const std::vector<MetricGroup>& groups, const CacheModel& model,
-                         ReplayResult& result) {
-  const ScratchFolder scratch;
-  const fs::path out = scratch.path() / "callgrind.out";
-  std::vector<std::string> args = callgrind_arguments(find_valgrind().program, model, groups, out,
-                                                      scratch.path() / "valgrind.log");
-  args.push_back(fs::read_symlink("/proc/self/exe").string());
-  args.insert(args.end(), self_args.begin(), self_args.end());
-  args.push_back("--counting-child");
-  args.push_back(scratch.path().string());
-  const int status = run_and_wait(args, child_environment());
-  if (status != 0) {
-    const std::string why = last_log_line(scratch.path() / "valgrind.log");
-    throw ReplayError("the simulated replay (msprof-replay under callgrind) failed with status " +
-                      std::to_string(status) + (why.empty() ? "" : ": " + why) +
-                      "; the timed results stand, run without --metrics-backend sim to keep "
-                      "them");
-  }
-  std::map<std::size_t, std::string> failed;
-  std::string simulated_device;
-  {
-    std::ifstream report(scratch.path() / child_report_name());
-    for (std::string line; std::getline(report, line);) {
-      if (line.rfind("device ", 0) == 0) simulated_device = line.substr(7);
-      if (line.rfind("failed ", 0) == 0) {
-        const auto space = line.find(' ', 7);
-        failed[std::stoul(line.substr(7, space - 7))] =
-            space == std::string::npos ? "" : line.substr(space + 1);
-      }
+std::optional<std::size_t> number_at(const std::string& text, std::size_t& pos) {
+  std::size_t value = 0;
+  const auto [end, error] = std::from_chars(text.data() + pos, text.data() + text.size(), value);
+  if (error != std::errc{} || end == text.data() + pos) return std::nullopt;
+  pos = static_cast<std::size_t>(end - text.data());
+  if (pos < text.size() && text[pos] == ' ') ++pos;
+  return value;
+}
+
+ChildReport read_child_report(const fs::path& folder) {
+  ChildReport report;
+  std::ifstream in(folder / child_report_name());
+  for (std::string line; std::getline(in, line);) {
+    std::size_t pos = line.find(' ');
+    if (pos == std::string::npos) continue;
+    const std::string kind = line.substr(0, pos++);
+    if (kind == "device") report.device = line.substr(pos);
+    if (kind == "error") report.error = line.substr(pos);
+    if (kind == "built") report.built = number_at(line, pos).value_or(0);
+    if (kind == "failed") {
+      if (const auto index = number_at(line, pos)) report.failed_ranges[*index] = line.substr(pos);
+    }
+    if (kind == "failed-variant") {
+      const auto range = number_at(line, pos);
+      const auto variant = number_at(line, pos);
+      if (range && variant) report.failed_variants.insert({*range, *variant});
     }
   }
-  for (const auto& file : list_callgrind_dumps(scratch.path())) {
+  return report;
+}
+
+// One simulated run into `scratch`; the error text when it failed.
+std::string run_simulated(const std::vector<std::string>& self_args,
+                          const std::vector<MetricGroup>& groups, const CacheModel& model,
+                          const fs::path& scratch) {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return "cannot find this program (/proc/self/exe: " + ec.message() + ")";
+  std::vector<std::string> args = callgrind_arguments(
+      find_valgrind().program, model, groups, scratch / "callgrind.out", scratch / "valgrind.log");
+  args.push_back(self.string());
+  args.insert(args.end(), self_args.begin(), self_args.end());
+  args.push_back("--counting-child");
+  args.push_back(scratch.string());
+  const int status = run_and_wait(args, child_environment());
+  if (status == 0) return "";
+  const ChildReport report = read_child_report(scratch);
+  const std::string why = !report.error.empty()
+                              ? report.error
+                              : "valgrind's log is " + (scratch / "valgrind.log").string();
+  return "the simulated replay (msprof-replay under callgrind) ended with status " +
+         std::to_string(status) + ": " + why;
+}
+
+void attach_dumps(const fs::path& scratch, const ChildReport& report,
+                  const std::vector<MetricGroup>& groups, const CacheModel& model,
+                  ReplayResult& result) {
+  for (const auto& file : list_callgrind_dumps(scratch)) {
     const CallgrindDump dump = read_callgrind_dump(file);
     const auto name = parse_dump_name(dump.client_request);
     if (!name || name->range_index >= result.ranges.size()) continue;
+    // A range or variant that failed under the simulator keeps no partial counts.
+    if (report.failed_ranges.count(name->range_index) != 0) continue;
+    if (name->variant && report.failed_variants.count({name->range_index, *name->variant}) != 0)
+      continue;
     auto& range = result.ranges[name->range_index];
     for (auto& k : range.kernels) {
       if (k.seq != name->seq) continue;
@@ -184,18 +214,46 @@ void count_by_simulation(const std::vector<std::string>& self_args,
       }
     }
   }
+}
+
+}  // namespace
+
+std::string count_by_simulation(const std::vector<std::string>& self_args,
+                                const std::vector<MetricGroup>& groups, const CacheModel& model,
+                                ReplayResult& result) {
+  std::optional<ScratchFolder> scratch(std::in_place);
+  std::string error = run_simulated(self_args, groups, model, scratch->path());
+  if (!error.empty()) return error;
+  ChildReport report = read_child_report(scratch->path());
+  if (report.built != 0) {
+    // The kernels were built in that run: the build's memory use moved
+    // later allocations, and with them the cache sets the kernels' data
+    // falls in. Counted again, with them cached, the counts repeat.
+    scratch.emplace();
+    error = run_simulated(self_args, groups, model, scratch->path());
+    if (!error.empty()) return error;
+    report = read_child_report(scratch->path());
+  }
+  attach_dumps(scratch->path(), report, groups, model, result);
   auto& m = result.metrics;
   for (const MetricGroup group : groups) {
     m.groups.push_back(group);
     m.backends.push_back("sim");
   }
   m.cache_model = model;
-  m.simulated_device = simulated_device;
-  for (const auto& [index, reason] : failed) {
+  m.simulated_device = report.device;
+  for (const auto& [index, reason] : report.failed_ranges) {
     if (index < result.ranges.size())
       m.notes.push_back("range '" + result.ranges[index].name +
                         "' failed under the simulator, so it has no simulated counts: " + reason);
   }
+  for (const auto& [range, variant] : report.failed_variants) {
+    if (range < result.ranges.size())
+      m.notes.push_back("range '" + result.ranges[range].name + "': variant " +
+                        std::to_string(variant + 1) +
+                        " failed under the simulator, so it has no simulated counts");
+  }
+  return "";
 }
 
 }  // namespace msprof::replay::cli

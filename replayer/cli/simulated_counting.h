@@ -13,10 +13,10 @@ namespace msprof::replay::cli {
 // arguments, without the program name), whose dumps give each kernel
 // launch its `groups` counts. One simulated run for all ranges: the
 // simulator's start-up (reading the driver's and LLVM's symbols) is paid
-// once. ReplayError, one line, when the simulated run fails; nothing of
-// `result` is changed then.
-void count_by_simulation(const std::vector<std::string>& self_args,
-                         const std::vector<MetricGroup>& groups, const CacheModel& model,
-                         ReplayResult& result);
+// once. When the simulated run fails, nothing of `result` is changed and
+// the returned text says why (one line); empty otherwise.
+std::string count_by_simulation(const std::vector<std::string>& self_args,
+                                const std::vector<MetricGroup>& groups, const CacheModel& model,
+                                ReplayResult& result);
 
 }  // namespace msprof::replay::cli

@@ -256,7 +256,7 @@ CacheModel complete_cache_model(const CacheModel& model, const CacheModel& devic
       throw UsageError(std::string("the device describes no ") + name +
                        " cache; give it whole with --cache-model " + name + "=SIZE,WAYS,LINE");
     }
-    CacheLevelModel level = asked.value_or(*fallback);
+    CacheLevelModel level = asked ? *asked : *fallback;
     if (level.ways == 0) level.ways = fallback->ways;
     if (level.line_bytes == 0) level.line_bytes = fallback->line_bytes;
     const std::uint64_t sets = level.sets();

@@ -81,9 +81,11 @@ std::vector<OpenClDeviceEntry> list_opencl_devices() {
           e.cpu && device_value<cl_bool>(device, CL_DEVICE_HOST_UNIFIED_MEMORY) == CL_TRUE;
       d.memory_is_host =
           e.cpu || device_value<cl_bool>(device, CL_DEVICE_HOST_UNIFIED_MEMORY) == CL_TRUE;
-      d.runs_in_process = e.cpu;
       // PoCL's CPU devices compile each kernel to _pocl_kernel_<name>_workgroup.
       d.names_kernel_functions = e.cpu && d.platform == "Portable Computing Language";
+      // Worker threads of this process run the kernels; PoCL's basic device
+      // runs them on the thread that waits, which perf does not count.
+      d.runs_in_process = e.cpu && !(d.names_kernel_functions && d.name.rfind("basic", 0) == 0);
       out.push_back(std::move(e));
     }
   }

@@ -27,6 +27,11 @@ class CounterBackend {
   // denominator always come from the same pass.
   virtual std::vector<std::vector<MetricGroup>> passes(
       const std::vector<MetricGroup>& groups) const = 0;
+  // Around a range's counting passes (and its variants'): a simulator
+  // instruments only in between, so that loading the next range and its
+  // warm-up passes run at native speed.
+  virtual void begin_range() {}
+  virtual void end_range() {}
   // Before the first command of a counting pass of range `range_index` (its
   // place in the selection), collecting `groups`; pass_index counts the
   // range's counting passes from 0.

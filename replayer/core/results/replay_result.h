@@ -74,6 +74,8 @@ struct RangeResult {
   std::string name;
   RangeOutcome outcome = RangeOutcome::Skipped;
   std::string reason;  // why skipped or failed
+  // Why its counting passes (--metrics) failed; its times stand.
+  std::string counting_problem;
   std::string program_source;
   unsigned passes = 0;
   std::vector<double> wall_pass_us, kernel_sum_pass_us, restore_pass_us;

@@ -15,6 +15,11 @@ void run_counting_pass(LoadedRange& loaded, const trace::Range& range, const Rep
   const std::span<const trace::Command> commands(range.commands);
   // First, so that a simulator sees the restore and the clear too.
   counters.begin_pass(step.range_index, step.pass, groups);
+  // Ended whatever happens, so a backend's counters never stay enabled.
+  struct PassEnd {
+    CounterBackend& counters;
+    ~PassEnd() { counters.end_pass(); }
+  } pass_end{counters};
   loaded.restore();
   // Range mode keeps what each kernel leaves in the cache for the next one,
   // as in a timed pass: the cache is cleared once, before the first.
@@ -40,7 +45,6 @@ void run_counting_pass(LoadedRange& loaded, const trace::Range& range, const Rep
     }
     first = i + 1;
   }
-  counters.end_pass();
 }
 
 }  // namespace msprof::replay

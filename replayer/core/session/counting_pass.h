@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@ namespace msprof::replay {
 // Where a counting pass stands, for progress lines.
 struct CountingStep {
   std::size_t range_index = 0;
+  std::optional<std::size_t> variant;  // the workbench variant counted, if one
   unsigned pass = 0, passes = 0;
   unsigned kernel = 0, kernels = 0;  // kernel counts from 1; 0 before the first
 };

@@ -129,6 +129,7 @@ ReplayResult ReplaySession::run(const std::vector<SelectedRange>& selection) {
     result.metrics.counting_passes =
         static_cast<unsigned>(counters_->passes(counted_groups_).size());
     result.metrics.notes = counters_->notes();
+    for (const auto& note : counting_notes_) result.metrics.notes.push_back(note);
   }
   result.notes = notes_;
   return result;
@@ -225,12 +226,21 @@ RangeResult ReplaySession::replay_range(const trace::Range& range, const CacheCl
       if (!bench.result->failed) settle_variant(*loaded, range, bench);
     }
     loaded->select_variant(std::nullopt);
-    if (counters_ != nullptr && !counted_groups_.empty())
-      run_counting_passes(*loaded, range, result, benches);
   } catch (const ReplayError& e) {
     result.outcome = RangeOutcome::Failed;
     result.reason = e.what();
     return result;
+  }
+  if (counters_ != nullptr && !counted_groups_.empty()) {
+    // The timed passes stand whatever the counting does: a failure here
+    // leaves the range's counts out, with why.
+    try {
+      run_counting_passes(*loaded, range, result, benches);
+    } catch (const ReplayError& e) {
+      for (auto& k : result.kernels) k.counts.clear();
+      result.counting_problem = e.what();
+      counting_notes_.push_back("range '" + range.name + "' has no counts: " + e.what());
+    }
   }
   result.verification = verifier.verdict();
   result.wall_us = summarize(result.wall_pass_us);
@@ -453,6 +463,17 @@ void ReplaySession::run_counting_passes(LoadedRange& loaded, const trace::Range&
                         counting_progress_);
     }
   };
+  counters_->begin_range();
+  struct RangeEnd {
+    CounterBackend& counters;
+    ~RangeEnd() { counters.end_range(); }
+  } range_end{*counters_};
+  if (counters_->simulates_cache() && options_.cache_control == CacheControl::None) {
+    // A timed pass without cache control starts with what the pass before
+    // it left; the simulated cache starts empty: one uncounted pass fills it.
+    double wall_us = 0, restore_us = 0;
+    run_pass(loaded, range, false, wall_us, restore_us);
+  }
   count_all(result.kernels);
   // Each variant's launches counted the same way, so an edited kernel's
   // cache behaviour is compared in its range.
@@ -463,17 +484,20 @@ void ReplaySession::run_counting_passes(LoadedRange& loaded, const trace::Range&
     try {
       counters_->count_variant(bench.index);
       loaded.select_variant(bench.index);
+      step.variant = bench.index;
       count_all(kernels);
+      for (auto& k : kernels) {
+        if (bench.changed_seqs.count(k.seq) != 0)
+          bench.result->counts.push_back({k.seq, k.name, std::move(k.counts)});
+      }
     } catch (const ReplayError& e) {
+      // A variant the device refuses ends that variant, not the range.
       bench.result->failed = true;
       bench.result->reason = std::string("counting it: ") + e.what();
     }
+    step.variant.reset();
     counters_->count_variant(std::nullopt);
     loaded.select_variant(std::nullopt);
-    for (auto& k : kernels) {
-      if (bench.changed_seqs.count(k.seq) != 0)
-        bench.result->counts.push_back({k.seq, k.name, std::move(k.counts)});
-    }
   }
 }
 

@@ -89,6 +89,7 @@ class ReplaySession {
   CounterBackend* counters_ = nullptr;
   std::vector<MetricGroup> counted_groups_;
   std::function<void(const CountingStep&)> counting_progress_;
+  std::vector<std::string> counting_notes_;
   std::size_t range_index_ = 0;  // in the selection, of the range being replayed
   // Taken once, before the first range takes any.
   MemoryCapacity capacity_;
