@@ -80,13 +80,17 @@ std::filesystem::path pocl_kernel_cache() {
   return std::filesystem::path(home != nullptr ? home : "/") / ".cache" / "pocl" / "kcache";
 }
 
-// Kernel binaries in PoCL's cache: what a run added tells that it built.
-std::size_t cached_kernel_count() {
+// What PoCL built into its cache (programs' bitcode, kernels' binaries,
+// build logs): what a run added tells that it built. PoCL also touches
+// `last_accessed` and leaves a `tempfile_*` behind on every run; those say
+// nothing.
+std::size_t cached_build_count() {
   std::size_t count = 0;
   std::error_code ec;
   for (std::filesystem::recursive_directory_iterator it(pocl_kernel_cache(), ec), end;
        !ec && it != end; it.increment(ec)) {
-    count += it->path().extension() == ".so";
+    const std::string name = it->path().filename().string();
+    count += it->is_regular_file(ec) && name != "last_accessed" && name.rfind("tempfile_", 0) != 0;
   }
   return count;
 }
@@ -115,9 +119,9 @@ int run_counting_child(const trace::TraceReader& reader, const TraceCatalog& cat
   CountingProgress progress(selection, static_cast<unsigned>(counters.passes(groups).size()),
                             options.variants.size());
   session.on_counting_step([&](const CountingStep& step) { progress.step(step); });
-  const std::size_t cached_before = cached_kernel_count();
+  const std::size_t cached_before = cached_build_count();
   const ReplayResult result = session.run(selection);
-  const std::size_t cached_after = cached_kernel_count();
+  const std::size_t cached_after = cached_build_count();
   std::ofstream report(folder / child_report_name());
   report << "device " << printable(device.description().name) << "\n";
   report << "built " << (cached_after > cached_before ? cached_after - cached_before : 0) << "\n";

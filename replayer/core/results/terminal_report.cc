@@ -168,39 +168,51 @@ std::string variants_table(const ReplayResult& result) {
 std::string metrics_table(const ReplayResult& result) {
   if (result.metrics.groups.empty()) return "";
   std::string out;
-  for (const MetricGroup group : result.metrics.groups) {
-    const std::string* backend = result.metrics.backend_of(group);
-    Row header = {"range", "kernel"};
-    std::vector<std::string_view> shown;
-    // Only the columns some launch has: a backend leaves out what it cannot count.
-    for (const auto& column : metric_columns(group)) {
-      bool any = false;
-      for (const auto& r : result.ranges) {
-        for (const auto& k : r.kernels) {
+  // A section per range, a table per group in it: a launch's figures
+  // read across, the range's launches in order down.
+  for (const auto& r : result.ranges) {
+    if (r.outcome != RangeOutcome::Replayed) continue;
+    out += "metrics of range " + printable(r.name) + ":\n";
+    for (const MetricGroup group : result.metrics.groups) {
+      const std::string* backend = result.metrics.backend_of(group);
+      Row header = {"kernel"};
+      std::vector<std::string_view> shown;
+      // Only the columns some launch has: a backend leaves out what it cannot count.
+      for (const auto& column : metric_columns(group)) {
+        const bool any = std::any_of(r.kernels.begin(), r.kernels.end(), [&](const auto& k) {
           const GroupCounts* c = k.counts_of(group);
-          any = any || (c != nullptr && c->value(column.name));
-        }
+          return c != nullptr && c->value(column.name).has_value();
+        });
+        if (!any) continue;
+        header.push_back(std::string(column.name));
+        shown.push_back(column.name);
       }
-      if (!any) continue;
-      header.push_back(std::string(column.name));
-      shown.push_back(column.name);
-    }
-    std::vector<Row> rows = {header};
-    for (const auto& r : result.ranges) {
-      if (r.outcome != RangeOutcome::Replayed) continue;
+      std::vector<Row> rows = {header};
       for (const auto& k : r.kernels) {
         const GroupCounts* c = k.counts_of(group);
         if (c == nullptr) continue;
-        Row row = {printable(r.name), printable(k.name)};
+        Row row = {printable(k.name)};
         for (const auto column : shown) {
           const auto value = c->value(column);
           row.push_back(value ? metric_value_text(*value) : "-");
         }
         rows.push_back(std::move(row));
       }
+      out +=
+          "  " + std::string(metric_group_name(group)) + " (" + (backend ? *backend : "") + "):\n";
+      if (rows.size() == 1) {
+        out += "    no kernel was counted" +
+               (r.counting_problem.empty() ? std::string() : ": " + r.counting_problem) + "\n";
+        continue;
+      }
+      std::string table = layout(rows), indented;
+      for (std::size_t start = 0; start < table.size();) {
+        const std::size_t end = table.find('\n', start);
+        indented += "    " + table.substr(start, end - start + 1);
+        start = end + 1;
+      }
+      out += indented;
     }
-    out += std::string(metric_group_name(group)) + " (" + (backend ? *backend : "") + "):\n";
-    out += rows.size() > 1 ? layout(rows) : "  no kernel was counted\n";
   }
   if (result.metrics.cache_model) {
     const auto& m = *result.metrics.cache_model;
