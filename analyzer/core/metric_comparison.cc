@@ -172,20 +172,8 @@ std::string metric_comparison_text(const ReplayResult& a, const ReplayResult& b,
                                 : "not comparable: A " + row.a_backend + ", B " + row.b_backend});
   }
   const bool sentences = backends_differ(rows);
-  std::vector<std::size_t> width(table[0].size(), 0);
-  for (const auto& r : table) {
-    for (std::size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());
-  }
-  for (const auto& r : table) {
-    std::string line;
-    for (std::size_t i = 0; i < r.size(); ++i) {
-      // The change column holds sentences where backends differ: then left-aligned.
-      const bool numeric = i >= 3 && (i < 6 || !sentences);
-      line += (i ? "  " : "") + (numeric ? pad_left(r[i], width[i]) : pad_right(r[i], width[i]));
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
-  }
+  // The change column holds sentences where backends differ: then left-aligned.
+  out += aligned_table(table, [&](std::size_t i) { return i >= 3 && (i < 6 || !sentences); });
   return out;
 }
 

@@ -1,5 +1,6 @@
 #include "analyzer/core/number_format.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -56,6 +57,26 @@ std::string pad_right(const std::string& text, std::size_t width) {
 
 std::string pad_left(const std::string& text, std::size_t width) {
   return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
+}
+
+std::string aligned_table(const std::vector<std::vector<std::string>>& rows,
+                          const std::function<bool(std::size_t column)>& right_aligned) {
+  std::vector<std::size_t> width;
+  for (const auto& r : rows) {
+    width.resize(std::max(width.size(), r.size()), 0);
+    for (std::size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());
+  }
+  std::string out;
+  for (const auto& r : rows) {
+    std::string line;
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      line += (i ? "  " : "") +
+              (right_aligned(i) ? pad_left(r[i], width[i]) : pad_right(r[i], width[i]));
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
 }
 
 }  // namespace msprof::analyze

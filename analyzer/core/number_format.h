@@ -1,8 +1,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace msprof::analyze {
 
@@ -17,5 +19,10 @@ std::string hex_u64(std::uint64_t value);
 // Pads or keeps `text` to `width` columns (left or right aligned).
 std::string pad_right(const std::string& text, std::size_t width);
 std::string pad_left(const std::string& text, std::size_t width);
+// Rows as a text table: columns two spaces apart, each as wide as its
+// widest cell, right-aligned where `right_aligned(column)` says (numbers),
+// no trailing spaces; a line per row.
+std::string aligned_table(const std::vector<std::vector<std::string>>& rows,
+                          const std::function<bool(std::size_t column)>& right_aligned);
 
 }  // namespace msprof::analyze

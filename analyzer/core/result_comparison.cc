@@ -122,19 +122,7 @@ std::string comparison_text(const ReplayResult& a, const ReplayResult& b,
                      : row.significant() ? "yes"
                                          : "no"});
   }
-  std::vector<std::size_t> width(table[0].size(), 0);
-  for (const auto& r : table) {
-    for (std::size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());
-  }
-  for (const auto& r : table) {
-    std::string line;
-    for (std::size_t i = 0; i < r.size(); ++i) {
-      const bool numeric = i >= 2 && i <= 6;
-      line += (i ? "  " : "") + (numeric ? pad_left(r[i], width[i]) : pad_right(r[i], width[i]));
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
-  }
+  out += aligned_table(table, [&](std::size_t i) { return i >= 2 && i <= 6; });
   std::string verdicts;
   for (const auto& v : verdicts_of(a, b)) {
     verdicts += "  " + printable(v.range) + ": A " + (v.a.empty() ? "-" : v.a) + ", B " +

@@ -87,20 +87,8 @@ std::string variant_metrics_text(const ReplayResult& result, const std::string& 
                          ? change_text(m.change_pct())
                          : "not comparable: recorded " + m.a_backend + ", variant " + m.b_backend});
   }
-  std::vector<std::size_t> width(table[0].size(), 0);
-  for (const auto& r : table) {
-    for (std::size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());
-  }
-  for (const auto& r : table) {
-    std::string line;
-    for (std::size_t i = 0; i < r.size(); ++i) {
-      // The change column holds sentences where backends differ: then left-aligned.
-      const bool numeric = i >= 4 && (i < 7 || !sentences);
-      line += (i ? "  " : "") + (numeric ? pad_left(r[i], width[i]) : pad_right(r[i], width[i]));
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
-  }
+  // The change column holds sentences where backends differ: then left-aligned.
+  out += aligned_table(table, [&](std::size_t i) { return i >= 4 && (i < 7 || !sentences); });
   return out;
 }
 
