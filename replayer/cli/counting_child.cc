@@ -71,30 +71,6 @@ class CountingProgress {
   std::chrono::steady_clock::time_point start_;
 };
 
-// Where PoCL keeps the kernels it built, as PoCL 3.1 finds it.
-std::filesystem::path pocl_kernel_cache() {
-  if (const char* dir = std::getenv("POCL_CACHE_DIR"); dir != nullptr && *dir != '\0') return dir;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != '\0')
-    return std::filesystem::path(xdg) / "pocl" / "kcache";
-  const char* home = std::getenv("HOME");
-  return std::filesystem::path(home != nullptr ? home : "/") / ".cache" / "pocl" / "kcache";
-}
-
-// What PoCL built into its cache (programs' bitcode, kernels' binaries,
-// build logs): what a run added tells that it built. PoCL also touches
-// `last_accessed` and leaves a `tempfile_*` behind on every run; those say
-// nothing.
-std::size_t cached_build_count() {
-  std::size_t count = 0;
-  std::error_code ec;
-  for (std::filesystem::recursive_directory_iterator it(pocl_kernel_cache(), ec), end;
-       !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    count += it->is_regular_file(ec) && name != "last_accessed" && name.rfind("tempfile_", 0) != 0;
-  }
-  return count;
-}
-
 }  // namespace
 
 void report_child_error(const std::filesystem::path& folder, const std::string& message) {
@@ -119,12 +95,9 @@ int run_counting_child(const trace::TraceReader& reader, const TraceCatalog& cat
   CountingProgress progress(selection, static_cast<unsigned>(counters.passes(groups).size()),
                             options.variants.size());
   session.on_counting_step([&](const CountingStep& step) { progress.step(step); });
-  const std::size_t cached_before = cached_build_count();
   const ReplayResult result = session.run(selection);
-  const std::size_t cached_after = cached_build_count();
   std::ofstream report(folder / child_report_name());
   report << "device " << printable(device.description().name) << "\n";
-  report << "built " << (cached_after > cached_before ? cached_after - cached_before : 0) << "\n";
   for (std::size_t i = 0; i < result.ranges.size(); ++i) {
     const auto& r = result.ranges[i];
     if (r.outcome == RangeOutcome::Failed)

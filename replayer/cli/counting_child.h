@@ -21,8 +21,7 @@ int run_counting_child(const trace::TraceReader& reader, const TraceCatalog& cat
                        const std::vector<SelectedRange>& selection,
                        const std::filesystem::path& folder);
 
-// The report's file name inside the folder. Lines: "device NAME"; "built
-// N" (kernel binaries PoCL added to its cache during the run); per range
+// The report's file name inside the folder. Lines: "device NAME"; per range
 // that failed or was not counted "failed INDEX REASON"; per workbench
 // variant that failed "failed-variant INDEX OPTION_INDEX REASON"; "error
 // MESSAGE" when the run itself failed.
