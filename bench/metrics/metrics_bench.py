@@ -48,7 +48,7 @@ SIM_GROUPS = ["--metrics", "L2Cache,Memory,Instructions", "--metrics-backend", "
 # What msprof-replay gives the simulated child, so that the whole program
 # runs under the same conditions: one PoCL worker thread (the work-groups run
 # in one order), hwloc without its CPUID probe (it fails under valgrind).
-SIMULATED_ENV = {"POCL_MAX_PTHREAD_COUNT": "1", "HWLOC_COMPONENTS": "-x86"}
+SIMULATED_ENV = {"POCL_DEVICES": "basic", "HWLOC_COMPONENTS": "-x86"}
 
 
 class BenchError(Exception):
@@ -400,7 +400,7 @@ def main():
                                                20)
         rows.append(row)
         print("Whole program: `valgrind --tool=callgrind --cache-sim=yes PYTHON PROGRAM`, "
-              "POCL_MAX_PTHREAD_COUNT=1, after one untimed run under `valgrind --tool=none` "
+              "POCL_DEVICES=basic, after one untimed run under `valgrind --tool=none` "
               f"(warm caches), once, capped at {bench.whole_timeout:.0f} s; metrics: the warm "
               "sim replay's median (above for range1; tinygrad's recorded once, warmed by one "
               "untimed run).\n")
