@@ -9,8 +9,12 @@
 
 enum { kCount = 2048 }; /* ints: 8 KiB per array */
 
-static int odd(int v) { return v * 3; }
-static int even(int v) { return v / 2; }
+static int odd(int v) {
+  return v * 3;
+}
+static int even(int v) {
+  return v / 2;
+}
 static int (*const kPick[2])(int) = {even, odd};
 
 /* Reads `in` twice: the first sweep misses D1 and the last level, the
