@@ -185,11 +185,12 @@ int run_checked(int argc, char** argv) {
 
   // Said before any range is replayed: a group nobody here can count.
   cli::MetricsPlan metrics;
+  cli::CounterAvailability counters_here;
   SimulatedCacheModel cache_model;
   if (!options.replay.metrics.empty()) {
-    metrics =
-        cli::plan_metrics(options.replay, entry.description, cli::probe_counter_availability(),
-                          descriptions(devices), options.metrics_default);
+    counters_here = cli::probe_counter_availability();
+    metrics = cli::plan_metrics(options.replay, entry.description, counters_here,
+                                descriptions(devices), options.metrics_default);
     for (const auto& skipped : metrics.skipped) say("note", skipped);
     if (!metrics.perf.empty()) perf::PerfCounters::check_groups(metrics.perf);
     if (!metrics.sim.empty()) {
@@ -213,7 +214,8 @@ int run_checked(int argc, char** argv) {
     say("info",
         "counting under the simulator (callgrind): the counting passes of every range "
         "again, tens of times slower than natively");
-    simulation_error = cli::count_by_simulation(std::vector<std::string>(argv + 1, argv + argc),
+    simulation_error = cli::count_by_simulation(counters_here.valgrind,
+                                                std::vector<std::string>(argv + 1, argv + argc),
                                                 metrics.sim, cache_model.model, result);
     if (simulation_error.empty()) {
       for (const auto& n : cache_model.notes) result.metrics.notes.push_back(n);

@@ -57,7 +57,7 @@ CounterAvailability probe_counter_availability() {
   return available;
 #endif
   try {
-    find_valgrind();
+    available.valgrind = find_valgrind().program;
   } catch (const ReplayError& e) {
     available.simulator_refusal = e.what();
   }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -11,9 +12,10 @@ namespace msprof::replay::cli {
 
 // What the host offers for counting, found once.
 struct CounterAvailability {
-  std::string hardware_refusal;   // why perf cannot count hardware events; empty when it can
-  std::string software_refusal;   // the same for software events
-  std::string simulator_refusal;  // why callgrind cannot run; empty when it can
+  std::string hardware_refusal;    // why perf cannot count hardware events; empty when it can
+  std::string software_refusal;    // the same for software events
+  std::string simulator_refusal;   // why callgrind cannot run; empty when it can
+  std::filesystem::path valgrind;  // the valgrind found, where it can
 };
 CounterAvailability probe_counter_availability();
 

@@ -183,14 +183,14 @@ ChildReport read_child_report(const fs::path& folder) {
 }
 
 // One simulated run into `scratch`; the error text when it failed.
-std::string run_simulated(const std::vector<std::string>& self_args,
+std::string run_simulated(const fs::path& valgrind, const std::vector<std::string>& self_args,
                           const std::vector<MetricGroup>& groups, const CacheModel& model,
                           const fs::path& scratch) {
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (ec) return "cannot find this program (/proc/self/exe: " + ec.message() + ")";
   std::vector<std::string> args = callgrind_arguments(
-      find_valgrind().program, model, groups, scratch / "callgrind.out", scratch / "valgrind.log");
+      valgrind, model, groups, scratch / "callgrind.out", scratch / "valgrind.log");
   args.push_back(self.string());
   args.insert(args.end(), self_args.begin(), self_args.end());
   args.push_back("--counting-child");
@@ -241,12 +241,12 @@ void attach_dumps(const fs::path& scratch, const ChildReport& report,
 
 }  // namespace
 
-std::string count_by_simulation(const std::vector<std::string>& self_args,
+std::string count_by_simulation(const fs::path& valgrind, const std::vector<std::string>& self_args,
                                 const std::vector<MetricGroup>& groups, const CacheModel& model,
                                 ReplayResult& result) {
   std::optional<ScratchFolder> scratch(std::in_place);
   const std::size_t built_before = cached_build_count();
-  std::string error = run_simulated(self_args, groups, model, scratch->path());
+  std::string error = run_simulated(valgrind, self_args, groups, model, scratch->path());
   if (!error.empty()) return error;
   ChildReport report = read_child_report(scratch->path());
   if (cached_build_count() != built_before) {
@@ -254,7 +254,7 @@ std::string count_by_simulation(const std::vector<std::string>& self_args,
     // later allocations, and with them the cache sets the kernels' data
     // falls in. Counted again, with them cached, the counts repeat.
     scratch.emplace();
-    error = run_simulated(self_args, groups, model, scratch->path());
+    error = run_simulated(valgrind, self_args, groups, model, scratch->path());
     if (!error.empty()) return error;
     report = read_child_report(scratch->path());
   }

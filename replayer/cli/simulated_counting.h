@@ -1,5 +1,6 @@
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -15,7 +16,8 @@ namespace msprof::replay::cli {
 // simulator's start-up (reading the driver's and LLVM's symbols) is paid
 // once. When the simulated run fails, nothing of `result` is changed and
 // the returned text says why (one line); empty otherwise.
-std::string count_by_simulation(const std::vector<std::string>& self_args,
+std::string count_by_simulation(const std::filesystem::path& valgrind,
+                                const std::vector<std::string>& self_args,
                                 const std::vector<MetricGroup>& groups, const CacheModel& model,
                                 ReplayResult& result);
 

@@ -15,7 +15,8 @@ namespace {
 
 using Row = std::vector<std::string>;
 
-std::string layout(const std::vector<Row>& rows) {
+// `indent` starts every line.
+std::string layout(const std::vector<Row>& rows, const std::string& indent = "") {
   std::vector<std::size_t> width;
   for (const auto& row : rows) {
     width.resize(std::max(width.size(), row.size()));
@@ -23,7 +24,7 @@ std::string layout(const std::vector<Row>& rows) {
   }
   std::string out;
   for (const auto& row : rows) {
-    std::string line;
+    std::string line = indent;
     for (std::size_t i = 0; i < row.size(); ++i) {
       line += row[i];
       if (i + 1 < row.size()) line += std::string(width[i] - row[i].size() + 2, ' ');
@@ -205,13 +206,7 @@ std::string metrics_table(const ReplayResult& result) {
                (r.counting_problem.empty() ? std::string() : ": " + r.counting_problem) + "\n";
         continue;
       }
-      std::string table = layout(rows), indented;
-      for (std::size_t start = 0; start < table.size();) {
-        const std::size_t end = table.find('\n', start);
-        indented += "    " + table.substr(start, end - start + 1);
-        start = end + 1;
-      }
-      out += indented;
+      out += layout(rows, "    ");
     }
   }
   if (result.metrics.cache_model) {
